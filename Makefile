@@ -1,0 +1,46 @@
+# The two commands of the README:  `make run`  and  `make test`.
+PY ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: run test install lint typecheck pytest simulate bench clean
+
+$(BIN)/python:
+	$(PY) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+
+$(STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+install: $(STAMP)
+
+## Install and start Coven on http://127.0.0.1:8000 (SQLite file ./coven.db, in-process bus).
+run: install
+	$(BIN)/coven serve
+
+## Install and run every test: lint, types, engine, server, browser.
+test: install
+	bash scripts/ensure-chromium
+	$(BIN)/ruff check engine app tests benchmarks
+	$(BIN)/mypy
+	$(BIN)/pytest -q
+
+lint: install
+	$(BIN)/ruff check engine app tests benchmarks
+
+typecheck: install
+	$(BIN)/mypy
+
+pytest: install
+	$(BIN)/pytest -q
+
+simulate: install
+	for p in 2 3 4 5; do $(BIN)/coven simulate whirling-witchcraft --players $$p --games 200 --seed 1 --bot random; done
+
+bench: install
+	$(BIN)/python benchmarks/engine.py
+
+clean:
+	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache

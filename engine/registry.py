@@ -1,0 +1,33 @@
+"""Every playable game, by id. The server and the CLI find games here and nowhere else."""
+
+from __future__ import annotations
+
+from engine.protocol import Game, IllegalAction
+
+
+def _builtin_games() -> list[Game]:
+    from engine.whirling.game import WhirlingWitchcraft
+
+    return [WhirlingWitchcraft()]
+
+
+_GAMES: dict[str, Game] = {}
+
+
+def register(game: Game) -> None:
+    _GAMES[game.id] = game
+
+
+def games() -> list[Game]:
+    if not _GAMES:
+        for game in _builtin_games():
+            register(game)
+    return list(_GAMES.values())
+
+
+def get(game_id: str) -> Game:
+    games()
+    try:
+        return _GAMES[game_id]
+    except KeyError:
+        raise IllegalAction("unknown_game", f"no game called {game_id!r}") from None
