@@ -1,0 +1,158 @@
+"""The HTTP API (DESIGN.md, "Server"): lobby, seats, start, state, actions, log."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+from fastapi.responses import Response
+
+from app.api.deps import ServicesDep, TokenDep
+from app.errors import CovenError
+from app.messages import (
+    ActionAck,
+    AddBot,
+    BotSeat,
+    CreateRoom,
+    ErrorBody,
+    GameInfo,
+    Health,
+    JoinRoom,
+    MatchLog,
+    RoomInfo,
+    RoomWithSeat,
+    SeatInfo,
+    StateMessage,
+    SubmitAction,
+)
+from app.rooms.hub import Hub
+from app.rooms.service import RoomService
+from app.store.repository import RoomRecord
+from engine import registry
+
+ERRORS: dict[int | str, dict[str, object]] = {
+    code: {"model": ErrorBody} for code in (400, 401, 403, 404, 409, 413, 422, 429)
+}
+
+router = APIRouter(responses=ERRORS)
+
+
+async def room_info(service: RoomService, hub: Hub, room: RoomRecord) -> RoomInfo:
+    game = service.game(room.game_id)
+    connected, spectators = await hub.presence(room.code)
+    return RoomInfo(
+        code=room.code,
+        game=room.game_id,
+        title=game.title,
+        name=room.name,
+        visibility=room.visibility,
+        status=room.status,
+        options=room.options,
+        seat_count=room.seat_count,
+        min_players=game.min_players,
+        max_players=game.max_players,
+        turn_seconds=room.turn_seconds,
+        seats=[
+            SeatInfo(
+                seat=s.seat,
+                name=s.name,
+                bot=s.bot_level,
+                away=s.away,
+                connected=s.bot_level is not None or s.seat in connected,
+            )
+            for s in room.seats
+        ],
+        spectators=spectators,
+        created_at=room.created_at,
+    )
+
+
+@router.get("/healthz", response_model=Health, tags=["ops"])
+async def healthz(coven: ServicesDep) -> Health:
+    await coven.service.repo.count_rooms()
+    return Health(ok=True, sockets=coven.hub.sockets())
+
+
+@router.get("/api/games", response_model=list[GameInfo], tags=["lobby"])
+async def list_games() -> list[GameInfo]:
+    return [
+        GameInfo(
+            id=g.id,
+            title=g.title,
+            min_players=g.min_players,
+            max_players=g.max_players,
+            options=g.options.model_json_schema(),
+        )
+        for g in registry.games()
+    ]
+
+
+@router.post("/api/rooms", response_model=RoomWithSeat, status_code=201, tags=["lobby"])
+async def create_room(body: CreateRoom, coven: ServicesDep) -> RoomWithSeat:
+    room, seat, token = await coven.service.create_room(
+        game_id=body.game,
+        visibility=body.visibility,
+        options=body.options,
+        name=body.name,
+        turn_seconds=body.turn_seconds,
+        seats=body.seats,
+    )
+    return RoomWithSeat(
+        room=await room_info(coven.service, coven.hub, room), seat=seat, token=token
+    )
+
+
+@router.get("/api/rooms", response_model=list[RoomInfo], tags=["lobby"])
+async def list_rooms(coven: ServicesDep) -> list[RoomInfo]:
+    rooms = await coven.service.repo.open_public_rooms()
+    return [await room_info(coven.service, coven.hub, r) for r in rooms]
+
+
+@router.get("/api/rooms/{code}", response_model=RoomInfo, tags=["room"])
+async def get_room(code: str, coven: ServicesDep) -> RoomInfo:
+    return await room_info(coven.service, coven.hub, await coven.service.room(code))
+
+
+@router.post("/api/rooms/{code}/join", response_model=RoomWithSeat, tags=["room"])
+async def join_room(code: str, body: JoinRoom, coven: ServicesDep) -> RoomWithSeat:
+    room, seat, token = await coven.service.join(code, body.name)
+    return RoomWithSeat(
+        room=await room_info(coven.service, coven.hub, room), seat=seat, token=token
+    )
+
+
+@router.post("/api/rooms/{code}/bots", response_model=BotSeat, tags=["room"])
+async def add_bot(code: str, body: AddBot, coven: ServicesDep, token: TokenDep) -> BotSeat:
+    connected, _ = await coven.hub.presence(code)
+    room, seat = await coven.service.add_bot(code, token, body.level, body.seat, connected)
+    return BotSeat(room=await room_info(coven.service, coven.hub, room), seat=seat)
+
+
+@router.post("/api/rooms/{code}/start", response_model=StateMessage, tags=["room"])
+async def start_match(code: str, coven: ServicesDep, token: TokenDep) -> Response:
+    table = await coven.service.start(code, token)
+    seat = coven.service.seat_of(table.room, token)
+    return Response(table.message_text(seat), media_type="application/json")
+
+
+@router.get("/api/rooms/{code}/state", response_model=StateMessage, tags=["room"])
+async def get_state(code: str, coven: ServicesDep, token: TokenDep) -> Response:
+    room = await coven.service.room(code)
+    seat = coven.service.seat_of(room, token)
+    table = await coven.service.table(code)
+    return Response(table.message_text(seat), media_type="application/json")
+
+
+@router.post("/api/rooms/{code}/actions", response_model=ActionAck, tags=["room"])
+async def submit_action(
+    code: str, body: SubmitAction, coven: ServicesDep, token: TokenDep
+) -> ActionAck:
+    room = await coven.service.room(code)
+    if token is None:
+        raise CovenError("spectator", "spectators cannot act; send your seat's bearer token")
+    seat = coven.service.seat_of(room, token)
+    ack = await coven.service.act(code, seat, body.action, body.client_id, body.version)
+    return ActionAck(client_id=ack.client_id, version=ack.version, duplicate=ack.duplicate)
+
+
+@router.get("/api/rooms/{code}/log", response_model=MatchLog, tags=["room"])
+async def get_log(code: str, coven: ServicesDep) -> MatchLog:
+    return MatchLog.model_validate(await coven.service.log(code))

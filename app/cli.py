@@ -1,0 +1,102 @@
+"""The ``coven`` command: ``serve``, ``migrate``, ``simulate``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import os
+import sys
+
+from app.settings import Settings
+
+# Frames over this close the socket with 1009 (uvicorn); frames between the app's limit
+# (16 KiB) and this get a ``frame_too_large`` error and the socket survives.
+WS_MAX_SIZE = 1024 * 1024
+
+
+def _serve(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from app.store.db import migrate
+
+    settings = Settings.from_env()
+    if args.workers > 1:
+        if not settings.redis_url:
+            print(
+                "coven serve: --workers > 1 needs COVEN_REDIS_URL (the in-process bus cannot "
+                "reach other workers, so sockets would miss moves made through them).",
+                file=sys.stderr,
+            )
+            return 2
+        if settings.database_url.startswith("sqlite"):
+            print(
+                "coven serve: warning: several workers on SQLite stay correct (the version "
+                "check) but writers queue on one file lock; use PostgreSQL in production.",
+                file=sys.stderr,
+            )
+    # Migrate once here rather than in every worker's start-up.
+    migrate(settings.database_url, settings.database_schema)
+    os.environ["COVEN_MIGRATE_ON_START"] = "0"
+    uvicorn.run(
+        "app.asgi:app",
+        host=args.host,
+        port=args.port,
+        workers=args.workers,
+        ws_max_size=WS_MAX_SIZE,
+        log_level=args.log_level,
+        proxy_headers=True,
+    )
+    return 0
+
+
+def _migrate(_: argparse.Namespace) -> int:
+    from app.store.db import migrate
+
+    settings = Settings.from_env()
+    migrate(settings.database_url, settings.database_schema)
+    print(f"migrated {settings.database_url.split('@')[-1]}")
+    return 0
+
+
+def _simulate(args: argparse.Namespace) -> int:
+    from engine.simulate import simulate
+
+    result = simulate(args.game, args.players, args.games, args.seed, args.bot)
+    print(json.dumps(result))
+    return 0
+
+
+def parser() -> argparse.ArgumentParser:
+    root = argparse.ArgumentParser(prog="coven", description="Coven, a witch card tabletop")
+    commands = root.add_subparsers(dest="command", required=True)
+
+    serve = commands.add_parser("serve", help="run the server")
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument("--workers", type=int, default=1)
+    serve.add_argument("--log-level", default="info")
+    serve.set_defaults(run=_serve)
+
+    migrate = commands.add_parser("migrate", help="apply database migrations")
+    migrate.set_defaults(run=_migrate)
+
+    simulate = commands.add_parser("simulate", help="bot-against-bot matches through the engine")
+    simulate.add_argument("game")
+    simulate.add_argument("--players", type=int, required=True)
+    simulate.add_argument("--games", type=int, default=100)
+    simulate.add_argument("--seed", type=int, default=1)
+    simulate.add_argument("--bot", default="random")
+    simulate.set_defaults(run=_simulate)
+    return root
+
+
+def main(argv: list[str] | None = None) -> int:
+    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    args = parser().parse_args(argv)
+    code: int = args.run(args)
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,54 @@
+"""Errors as values with codes. Every refusal the server makes is a ``CovenError``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.protocol import IllegalAction
+
+# The HTTP status for each code the server itself raises; engine codes default to 422,
+# except the few that say "not now" rather than "never".
+STATUS: dict[str, int] = {
+    "bad_request": 400,
+    "bad_json": 400,
+    "bad_options": 422,
+    "validation_error": 422,
+    "unauthorized": 401,
+    "bad_token": 401,
+    "not_host": 403,
+    "spectator": 403,
+    "not_found": 404,
+    "room_not_found": 404,
+    "unknown_game": 404,
+    "room_full": 409,
+    "already_started": 409,
+    "not_started": 409,
+    "not_enough_players": 409,
+    "match_over": 409,
+    "not_your_turn": 409,
+    "stale_version": 409,
+    "bad_version": 409,
+    "client_id_taken": 409,
+    "seat_connected": 409,
+    "no_such_seat": 404,
+    "busy": 409,
+    "frame_too_large": 413,
+    "chat_too_long": 413,
+    "rate_limited": 429,
+    "unknown_bot": 422,
+}
+
+
+class CovenError(Exception):
+    def __init__(self, code: str, message: str, status: int | None = None) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+        self.status = status if status is not None else STATUS.get(code, 422)
+
+    @classmethod
+    def from_illegal(cls, exc: IllegalAction) -> CovenError:
+        return cls(exc.code, exc.message)
+
+    def body(self) -> dict[str, Any]:
+        return {"error": {"code": self.code, "message": self.message}}

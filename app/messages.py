@@ -1,0 +1,204 @@
+"""Every HTTP body and WebSocket message, as Pydantic models (the OpenAPI schema comes from
+here). Handlers take and return these; nothing below the handlers knows about them."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+Name = Field(min_length=1, max_length=40)
+
+
+class ErrorDetail(BaseModel):
+    code: str = Field(description="stable, machine-readable: room_full, stale_version, …")
+    message: str
+
+
+class ErrorBody(BaseModel):
+    error: ErrorDetail
+
+
+class GameInfo(BaseModel):
+    id: str
+    title: str
+    min_players: int
+    max_players: int
+    options: dict[str, Any] = Field(description="JSON schema of the game's setup options")
+
+
+class SeatInfo(BaseModel):
+    seat: int
+    name: str
+    bot: str | None = Field(description="bot level for a bot seat, else null")
+    away: bool = Field(description="a bot is playing for this player until they act again")
+    connected: bool
+
+
+class RoomInfo(BaseModel):
+    code: str
+    game: str
+    title: str
+    name: str
+    visibility: Literal["public", "private"]
+    status: Literal["open", "playing", "finished"]
+    options: dict[str, Any]
+    seat_count: int
+    min_players: int
+    max_players: int
+    turn_seconds: float | None
+    seats: list[SeatInfo]
+    spectators: int
+    created_at: float
+
+
+class CreateRoom(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    game: str
+    visibility: Literal["public", "private"] = "public"
+    options: dict[str, Any] = Field(default_factory=dict)
+    name: str = Field(min_length=1, max_length=40, description="the host's name")
+    turn_seconds: float | None = Field(
+        default=None, gt=0, le=86400, description="turn clock; a bot plays for late seats"
+    )
+    seats: int | None = Field(
+        default=None, ge=1, le=16, description="how many seats (default: the game's maximum)"
+    )
+
+
+class JoinRoom(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    name: str = Field(min_length=1, max_length=40)
+
+
+class AddBot(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    level: str = "random"
+    seat: int | None = Field(
+        default=None,
+        ge=0,
+        description="hand this (disconnected) player's seat to a bot; omit to fill a free seat",
+    )
+
+
+class SeatToken(BaseModel):
+    seat: int
+    token: str = Field(description="bearer token for this seat; shown once, keep it")
+
+
+class RoomWithSeat(BaseModel):
+    room: RoomInfo
+    seat: int
+    token: str
+
+
+class BotSeat(BaseModel):
+    room: RoomInfo
+    seat: int
+
+
+class SubmitAction(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    action: dict[str, Any]
+    client_id: str = Field(min_length=1, max_length=100)
+    version: int | None = Field(default=None, ge=0)
+
+
+class ActionAck(BaseModel):
+    client_id: str
+    version: int = Field(description="the match version this action produced")
+    duplicate: bool = Field(description="true when this client_id had already been applied")
+
+
+class StateMessage(BaseModel):
+    type: Literal["state"] = "state"
+    version: int
+    seat: int | None = Field(description="whose view this is; null for a spectator")
+    view: dict[str, Any]
+    to_move: list[int]
+    legal: list[dict[str, Any]]
+    events: list[dict[str, Any]]
+    result: dict[str, Any] | None
+
+
+class LogEntry(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+    version: int
+    type: str
+
+
+class Replay(BaseModel):
+    game: str
+    seed: int
+    players: int
+    options: dict[str, Any]
+    seats: list[dict[str, Any]]
+    actions: list[dict[str, Any]]
+
+
+class MatchLog(BaseModel):
+    version: int
+    finished: bool
+    events: list[LogEntry]
+    replay: Replay | None = Field(description="the whole match, once it is over")
+
+
+class Health(BaseModel):
+    ok: bool
+    sockets: int
+
+
+# -- WebSocket, client → server -------------------------------------------------------------
+
+
+class ActMessage(BaseModel):
+    type: Literal["act"]
+    action: dict[str, Any]
+    client_id: str = Field(min_length=1, max_length=100)
+    version: int | None = Field(default=None, ge=0)
+
+
+class ChatIn(BaseModel):
+    type: Literal["chat"]
+    text: str
+
+
+class Ping(BaseModel):
+    type: Literal["ping"]
+
+
+# -- WebSocket, server → client (besides StateMessage) --------------------------------------
+
+
+class AckMessage(BaseModel):
+    type: Literal["ack"] = "ack"
+    client_id: str
+    version: int
+    duplicate: bool
+
+
+class ErrorMessage(BaseModel):
+    type: Literal["error"] = "error"
+    code: str
+    message: str
+    client_id: str | None = None
+
+
+class ChatOut(BaseModel):
+    type: Literal["chat"] = "chat"
+    seat: int | None
+    name: str
+    text: str
+    at: float
+
+
+class PresenceMessage(BaseModel):
+    type: Literal["presence"] = "presence"
+    status: str
+    seats: list[SeatInfo]
+    spectators: int

@@ -1,0 +1,194 @@
+"""This worker's sockets, per room: fans committed versions, presence and chat out to them.
+
+The bus says *that* a room changed; the hub renders each socket's own view from the
+committed state, so no seat's secret ever crosses the bus.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import uuid
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from app.bus import Bus, Subscription
+from app.bus.base import PRESENCE_REFRESH
+from app.errors import CovenError
+from app.rooms.service import RoomService, room_channel
+
+log = logging.getLogger(__name__)
+
+SEND_TIMEOUT = 5.0
+
+
+class Socket(Protocol):
+    async def send_text(self, data: str) -> None: ...
+
+
+@dataclass(eq=False, slots=True)
+class Connection:
+    socket: Socket
+    code: str
+    seat: int | None
+    sent_version: int = -1
+    chat_times: list[float] = field(default_factory=list)
+
+    async def send(self, text: str) -> bool:
+        try:
+            await asyncio.wait_for(self.socket.send_text(text), SEND_TIMEOUT)
+        except Exception:
+            return False
+        return True
+
+
+@dataclass(eq=False, slots=True)
+class RoomHub:
+    code: str
+    subscription: Subscription
+    connections: set[Connection] = field(default_factory=set)
+    reader: asyncio.Task[None] | None = None
+
+
+class Hub:
+    def __init__(self, service: RoomService, bus: Bus) -> None:
+        self.service = service
+        self.bus = bus
+        self.worker = uuid.uuid4().hex
+        self.rooms: dict[str, RoomHub] = {}
+        self._refresher: asyncio.Task[None] | None = None
+
+    async def start(self) -> None:
+        self._refresher = asyncio.create_task(self._refresh_presence(), name="presence-refresh")
+
+    async def close(self) -> None:
+        if self._refresher is not None:
+            self._refresher.cancel()
+        for room in list(self.rooms.values()):
+            if room.reader is not None:
+                room.reader.cancel()
+            room.subscription.close()
+            with contextlib.suppress(Exception):
+                await self.bus.set_presence(room.code, self.worker, {})
+        self.rooms.clear()
+
+    def sockets(self) -> int:
+        return sum(len(r.connections) for r in self.rooms.values())
+
+    # -- joining and leaving ----------------------------------------------------------------
+
+    async def join(self, conn: Connection) -> None:
+        room = self.rooms.get(conn.code)
+        if room is None:
+            subscription = await self.bus.subscribe(room_channel(conn.code))
+            room = RoomHub(conn.code, subscription)
+            self.rooms[conn.code] = room
+            room.reader = asyncio.create_task(self._read(room), name=f"hub:{conn.code}")
+        room.connections.add(conn)
+        await self._announce_presence(conn.code)
+
+    async def leave(self, conn: Connection) -> None:
+        room = self.rooms.get(conn.code)
+        if room is None:
+            return
+        room.connections.discard(conn)
+        if not room.connections:
+            del self.rooms[conn.code]
+            if room.reader is not None:
+                room.reader.cancel()
+            room.subscription.close()
+            self.service.forget(conn.code)
+        await self._announce_presence(conn.code)
+
+    def connected_seats(self, code: str) -> set[int]:
+        room = self.rooms.get(code)
+        return {c.seat for c in room.connections if c.seat is not None} if room else set()
+
+    def _local_presence(self, code: str) -> dict[str, Any]:
+        room = self.rooms.get(code)
+        if room is None or not room.connections:
+            return {}
+        seats = Counter(str(c.seat) for c in room.connections if c.seat is not None)
+        spectators = sum(1 for c in room.connections if c.seat is None)
+        return {"seats": dict(seats), "spectators": spectators}
+
+    async def _announce_presence(self, code: str) -> None:
+        await self.bus.set_presence(code, self.worker, self._local_presence(code))
+        await self.bus.publish(room_channel(code), {"type": "presence"})
+
+    async def _refresh_presence(self) -> None:
+        while True:
+            await asyncio.sleep(PRESENCE_REFRESH)
+            for code in list(self.rooms):
+                with contextlib.suppress(Exception):
+                    await self.bus.set_presence(code, self.worker, self._local_presence(code))
+
+    async def presence(self, code: str) -> tuple[set[int], int]:
+        """Every worker's view of who is here: connected seats and the spectator count."""
+        seats: set[int] = set()
+        spectators = 0
+        for entry in await self.bus.presence(code):
+            seats.update(int(s) for s, n in entry.get("seats", {}).items() if n > 0)
+            spectators += int(entry.get("spectators", 0))
+        return seats, spectators
+
+    async def presence_message(self, code: str) -> dict[str, Any]:
+        room = await self.service.room(code)
+        seats, spectators = await self.presence(code)
+        return {
+            "type": "presence",
+            "status": room.status,
+            "seats": [
+                {
+                    "seat": s.seat,
+                    "name": s.name,
+                    "bot": s.bot_level,
+                    "away": s.away,
+                    "connected": s.bot_level is not None or s.seat in seats,
+                }
+                for s in room.seats
+            ],
+            "spectators": spectators,
+        }
+
+    # -- fan-out ----------------------------------------------------------------------------
+
+    async def _read(self, room: RoomHub) -> None:
+        while True:
+            message = await room.subscription.get()
+            try:
+                await self._dispatch(room, message)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("fan-out failed in room %s", room.code)
+
+    async def _dispatch(self, room: RoomHub, message: dict[str, Any]) -> None:
+        kind = message.get("type")
+        if kind == "version":
+            await self.push_state(room, int(message.get("version", 0)))
+        elif kind in ("presence", "room"):
+            text = json.dumps(await self.presence_message(room.code), separators=(",", ":"))
+            await self._broadcast(room, text)
+            if kind == "room":
+                with contextlib.suppress(CovenError):
+                    await self.push_state(room, None)
+        elif kind == "chat":
+            await self._broadcast(room, json.dumps(message, separators=(",", ":")))
+
+    async def push_state(self, room: RoomHub, version: int | None) -> None:
+        try:
+            table = await self.service.table(room.code, at_least=version)
+        except CovenError:
+            return
+        targets = [c for c in room.connections if c.sent_version < table.version]
+        for conn in targets:
+            conn.sent_version = table.version
+        if targets:
+            await asyncio.gather(*(c.send(table.message_text(c.seat)) for c in targets))
+
+    async def _broadcast(self, room: RoomHub, text: str) -> None:
+        await asyncio.gather(*(c.send(text) for c in list(room.connections)))

@@ -1,0 +1,466 @@
+"""RoomService: load → ``game.apply`` → persist (one transaction, version-guarded) → publish.
+
+Humans over HTTP, humans over WebSocket, bots and the turn clock all go through ``act``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from app.bus import Bus
+from app.errors import CovenError
+from app.store.repository import (
+    ClientIdTaken,
+    MatchRecord,
+    NewAction,
+    Repository,
+    RoomRecord,
+)
+from engine import registry
+from engine.bots import LEVELS, make_bot
+from engine.protocol import Event, Game, IllegalAction, events_for, parse_options, public_events
+
+MAX_RETRIES = 8
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+def new_room_code() -> str:
+    # 12 bytes = 96 bits: a private room is reachable by its link alone.
+    return secrets.token_urlsafe(12)
+
+
+def room_channel(code: str) -> str:
+    return f"room:{code}"
+
+
+def bot_seed(match_seed: int, seat: int, version: int) -> int:
+    """The same (match, seat, version) always makes the same bot choice, so two workers that
+    both play a bot's turn submit the same action under the same client_id."""
+    digest = hashlib.sha256(f"{match_seed}:{seat}:{version}".encode()).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
+def bot_client_id(seat: int, version: int) -> str:
+    return f"bot:{seat}:{version}"
+
+
+@dataclass(slots=True)
+class Ack:
+    client_id: str
+    version: int
+    duplicate: bool = False
+
+
+@dataclass(slots=True)
+class Table:
+    """One committed version of a match, as this worker holds it in memory."""
+
+    room: RoomRecord
+    match: MatchRecord
+    game: Game
+    state: Any
+    events: list[Event]
+    to_move: frozenset[int]
+    result: dict[str, Any] | None
+    _rendered: dict[int | None, str] = field(default_factory=dict)
+
+    @property
+    def version(self) -> int:
+        return self.match.version
+
+    def message(self, seat: int | None) -> dict[str, Any]:
+        """The ``state`` message for ``seat`` (``None``: spectator)."""
+        legal = (
+            self.game.legal_actions(self.state, seat)
+            if seat is not None and seat in self.to_move
+            else []
+        )
+        return {
+            "type": "state",
+            "version": self.version,
+            "seat": seat,
+            "view": self.game.view(self.state, seat),
+            "to_move": sorted(self.to_move),
+            "legal": legal,
+            "events": events_for(self.events, seat),
+            "result": self.result,
+        }
+
+    def message_text(self, seat: int | None) -> str:
+        text = self._rendered.get(seat)
+        if text is None:
+            text = json.dumps(self.message(seat), separators=(",", ":"))
+            self._rendered[seat] = text
+        return text
+
+
+class RoomService:
+    def __init__(self, repo: Repository, bus: Bus) -> None:
+        self.repo = repo
+        self.bus = bus
+        self._locks: dict[str, asyncio.Lock] = {}
+        self._tables: dict[str, Table] = {}
+        # Called with a room code after this worker committed a change (the bot runner).
+        self.on_change: list[Callable[[str], None]] = []
+
+    def lock(self, code: str) -> asyncio.Lock:
+        lock = self._locks.get(code)
+        if lock is None:
+            lock = self._locks[code] = asyncio.Lock()
+        return lock
+
+    def _changed(self, code: str) -> None:
+        for callback in self.on_change:
+            callback(code)
+
+    # -- rooms ------------------------------------------------------------------------------
+
+    @staticmethod
+    def game(game_id: str) -> Game:
+        try:
+            return registry.get(game_id)
+        except IllegalAction as exc:
+            raise CovenError.from_illegal(exc) from None
+
+    async def room(self, code: str) -> RoomRecord:
+        room = await self.repo.room(code)
+        if room is None:
+            raise CovenError("room_not_found", f"no room {code!r}")
+        return room
+
+    def seat_of(self, room: RoomRecord, token: str | None) -> int | None:
+        """The seat a token holds; ``None`` for no token (a spectator). A wrong token is an
+        error, never a silent downgrade to spectator."""
+        if not token:
+            return None
+        seat = room.seat_for_token_hash(hash_token(token))
+        if seat is None:
+            raise CovenError("bad_token", "this token holds no seat in this room")
+        return seat.seat
+
+    async def create_room(
+        self,
+        *,
+        game_id: str,
+        visibility: str,
+        options: dict[str, Any],
+        name: str,
+        turn_seconds: float | None,
+        seats: int | None,
+    ) -> tuple[RoomRecord, int, str]:
+        game = self.game(game_id)
+        try:
+            parsed = parse_options(game, options)
+        except IllegalAction as exc:
+            raise CovenError.from_illegal(exc) from None
+        seat_count = seats if seats is not None else game.max_players
+        if not game.min_players <= seat_count <= game.max_players:
+            raise CovenError(
+                "bad_options",
+                f"seats must be within {game.min_players}–{game.max_players} for {game.title}",
+            )
+        token = new_token()
+        room = await self.repo.create_room(
+            code=new_room_code(),
+            game_id=game.id,
+            name=f"{name}'s table",
+            visibility=visibility,
+            options=parsed.model_dump(mode="json"),
+            seat_count=seat_count,
+            turn_seconds=turn_seconds,
+            host_name=name,
+            host_token_hash=hash_token(token),
+        )
+        return room, 0, token
+
+    async def join(self, code: str, name: str) -> tuple[RoomRecord, int, str]:
+        room = await self.room(code)
+        self._check_open(room)
+        token = new_token()
+        seat = await self.repo.take_seat(
+            room, name=name, token_hash=hash_token(token), bot_level=None
+        )
+        if seat is None:
+            room = await self.room(code)
+            self._check_open(room)
+            raise CovenError("room_full", "every seat is taken")
+        await self.bus.publish(room_channel(code), {"type": "room"})
+        return await self.room(code), seat, token
+
+    @staticmethod
+    def _check_open(room: RoomRecord) -> None:
+        if room.status != "open":
+            raise CovenError("already_started", "the match has already started")
+
+    @staticmethod
+    def _check_host(seat: int | None) -> None:
+        if seat is None:
+            raise CovenError("unauthorized", "this needs the host's bearer token", 401)
+        if seat != 0:
+            raise CovenError("not_host", "only the host (seat 0) may do this")
+
+    async def add_bot(
+        self, code: str, token: str | None, level: str, seat: int | None, connected: set[int]
+    ) -> tuple[RoomRecord, int]:
+        """Fill a free seat with a bot, or (with ``seat``) let a bot play for a vanished player
+        until they come back and act."""
+        room = await self.room(code)
+        self._check_host(self.seat_of(room, token))
+        if level not in LEVELS:
+            raise CovenError("unknown_bot", f"no bot level {level!r}; known: {', '.join(LEVELS)}")
+        if seat is not None:
+            record = room.seat(seat)
+            if record is None:
+                raise CovenError("no_such_seat", f"seat {seat} is empty")
+            if record.bot_level is None:
+                if seat in connected:
+                    raise CovenError("seat_connected", f"seat {seat} is still connected")
+                await self.repo.set_away(room.id, seat, True)
+                await self.bus.publish(room_channel(code), {"type": "room"})
+                self._changed(code)
+            return await self.room(code), seat
+        self._check_open(room)
+        number = len(room.seats)
+        taken = await self.repo.take_seat(
+            room, name=f"Bot {number + 1}", token_hash=None, bot_level=level
+        )
+        if taken is None:
+            room = await self.room(code)
+            self._check_open(room)
+            raise CovenError("room_full", "every seat is taken")
+        await self.bus.publish(room_channel(code), {"type": "room"})
+        return await self.room(code), taken
+
+    async def start(self, code: str, token: str | None) -> Table:
+        room = await self.room(code)
+        self._check_host(self.seat_of(room, token))
+        self._check_open(room)
+        game = self.game(room.game_id)
+        players = len(room.seats)
+        if players < game.min_players:
+            raise CovenError(
+                "not_enough_players", f"{game.title} needs at least {game.min_players} players"
+            )
+        seed = secrets.randbits(52)  # exact in JavaScript numbers too
+        try:
+            state = game.setup(players, seed, room.options)
+        except IllegalAction as exc:
+            raise CovenError.from_illegal(exc) from None
+        match = await self.repo.start_match(
+            room,
+            seed=seed,
+            players=players,
+            options=room.options,
+            snapshot=game.dump(state),
+            stage=game.stage(state),
+        )
+        if match is None:
+            raise CovenError("already_started", "the match has already started")
+        table = await self.table(code)
+        await self.bus.publish(room_channel(code), {"type": "room"})
+        await self.bus.publish(room_channel(code), {"type": "version", "version": 0, "events": []})
+        self._changed(code)
+        return table
+
+    # -- the committed state ----------------------------------------------------------------
+
+    async def table(self, code: str, at_least: int | None = None) -> Table:
+        """The latest committed version (reusing this worker's copy when it is current)."""
+        cached = self._tables.get(code)
+        if cached is not None and at_least is not None and cached.version >= at_least:
+            return cached
+        room = await self.room(code)
+        if room.status == "open":
+            raise CovenError("not_started", "the match has not started yet")
+        match = await self.repo.match(room.id)
+        if match is None:
+            raise CovenError("not_started", "the match has not started yet")
+        cached = self._tables.get(code)
+        if cached is not None and cached.version == match.version:
+            if cached.room != room:
+                cached.room = room
+            return cached
+        if cached is not None and cached.version > match.version:
+            return cached  # a newer commit landed meanwhile; never go backwards
+        game = self.game(match.game_id)
+        state = game.load(match.snapshot)
+        events: list[Event] = []
+        if match.version > 0:
+            last = await self.repo.action_at(match.id, match.version)
+            events = last.events if last is not None else []
+        table = self._make_table(room, match, game, state, events)
+        self._tables[code] = table
+        return table
+
+    @staticmethod
+    def _make_table(
+        room: RoomRecord, match: MatchRecord, game: Game, state: Any, events: list[Event]
+    ) -> Table:
+        result = game.result(state)
+        return Table(
+            room=room,
+            match=match,
+            game=game,
+            state=state,
+            events=events,
+            to_move=game.to_move(state),
+            result=result.as_dict() if result is not None else None,
+        )
+
+    def forget(self, code: str) -> None:
+        self._tables.pop(code, None)
+        lock = self._locks.get(code)
+        if lock is not None and not lock.locked():
+            del self._locks[code]
+
+    # -- acting -----------------------------------------------------------------------------
+
+    async def act(
+        self,
+        code: str,
+        seat: int | None,
+        action: Any,
+        client_id: str,
+        version: int | None = None,
+        *,
+        by_bot: bool = False,
+    ) -> Ack:
+        if seat is None:
+            raise CovenError("spectator", "spectators cannot act; join the room to take a seat")
+        if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+            raise CovenError("unknown_action", "an action is a JSON object with a 'type'")
+        async with self.lock(code):
+            for _ in range(MAX_RETRIES):
+                table = await self.table(code)
+                match = table.match
+                twin = await self.repo.action_by_client_id(match.id, client_id)
+                if twin is not None:
+                    if twin.seat != seat:
+                        raise CovenError("client_id_taken", "another seat used this client_id")
+                    return Ack(client_id, twin.version, duplicate=True)
+                if table.result is not None or match.finished:
+                    raise CovenError("match_over", "the match is over")
+                await self._check_version(table, version)
+                if seat not in table.to_move:
+                    raise CovenError("not_your_turn", f"seat {seat} owes no decision now")
+                try:
+                    step = table.game.apply(table.state, seat, action)
+                except IllegalAction as exc:
+                    raise CovenError.from_illegal(exc) from None
+                stage_after = table.game.stage(step.state)
+                new = NewAction(
+                    seat=seat,
+                    action=action,
+                    client_id=client_id,
+                    stage_before=match.stage,
+                    events=list(step.events),
+                    by_bot=by_bot,
+                    snapshot=table.game.dump(step.state),
+                    stage_after=stage_after,
+                    finished=table.game.result(step.state) is not None,
+                    clear_away=not by_bot,
+                )
+                try:
+                    committed = await self.repo.commit_action(match, new)
+                except ClientIdTaken:
+                    self._tables.pop(code, None)
+                    continue
+                if not committed:
+                    self._tables.pop(code, None)  # another worker moved on: reload, re-validate
+                    continue
+                room = table.room
+                if not by_bot and (seat_record := room.seat(seat)) and seat_record.away:
+                    room = await self.room(code)
+                new_match = MatchRecord(
+                    **{
+                        **{f: getattr(match, f) for f in match.__dataclass_fields__},
+                        "version": match.version + 1,
+                        "snapshot": new.snapshot,
+                        "stage": stage_after,
+                        "finished": new.finished,
+                    }
+                )
+                self._tables[code] = self._make_table(
+                    room, new_match, table.game, step.state, new.events
+                )
+                break
+            else:
+                raise CovenError("busy", "the table is very busy; try again")
+        await self.bus.publish(
+            room_channel(code),
+            {
+                "type": "version",
+                "version": match.version + 1,
+                "events": public_events(new.events),
+            },
+        )
+        if new.finished or room is not table.room:
+            await self.bus.publish(room_channel(code), {"type": "room"})
+        self._changed(code)
+        return Ack(client_id, match.version + 1)
+
+    async def _check_version(self, table: Table, version: int | None) -> None:
+        """An older version is fine while the step it saw is still the current step (two
+        players choosing at once); anything else is stale."""
+        current = table.match.version
+        if version is None or version == current:
+            return
+        if version > current or version < 0:
+            raise CovenError("bad_version", f"version {version} is ahead of the match ({current})")
+        seen = await self.repo.action_at(table.match.id, version + 1)
+        if seen is None or seen.stage != table.match.stage:
+            raise CovenError(
+                "stale_version",
+                f"the table moved on since version {version} (now {current}); re-sync and retry",
+            )
+
+    async def bot_act(self, code: str, table: Table, seat: int, level: str) -> Ack:
+        bot = make_bot(level, bot_seed(table.match.seed, seat, table.version))
+        action = bot.choose(table.game, table.state, seat)
+        return await self.act(
+            code, seat, action, bot_client_id(seat, table.version), table.version, by_bot=True
+        )
+
+    # -- the log ----------------------------------------------------------------------------
+
+    async def log(self, code: str) -> dict[str, Any]:
+        room = await self.room(code)
+        match = await self.repo.match(room.id)
+        if match is None:
+            return {"version": 0, "finished": False, "events": [], "replay": None}
+        actions = await self.repo.actions(match.id)
+        events = [
+            {"version": a.version, **event} for a in actions for event in public_events(a.events)
+        ]
+        replay = None
+        if match.finished:
+            replay = {
+                "game": match.game_id,
+                "seed": match.seed,
+                "players": match.players,
+                "options": match.options,
+                "seats": [{"seat": s.seat, "name": s.name, "bot": s.bot_level} for s in room.seats],
+                "actions": [
+                    {"version": a.version, "seat": a.seat, "action": a.action, "bot": a.by_bot}
+                    for a in actions
+                ],
+            }
+        return {
+            "version": match.version,
+            "finished": match.finished,
+            "events": events,
+            "replay": replay,
+        }

@@ -1,0 +1,55 @@
+"""The async engine and the migrations that shape its tables."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import event
+from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+
+MIGRATIONS = Path(__file__).resolve().parents[2] / "migrations"
+
+
+def connect_args(url: str, schema: str | None) -> dict[str, Any]:
+    if url.startswith("postgresql") and schema:
+        return {"server_settings": {"search_path": schema}}
+    if url.startswith("sqlite"):
+        # Several writers (bot runner, sockets, a second worker) wait instead of failing.
+        return {"timeout": 30}
+    return {}
+
+
+def _tune_sqlite(engine: AsyncEngine) -> None:
+    @event.listens_for(engine.sync_engine, "connect")
+    def _on_connect(dbapi_connection: Any, _record: Any) -> None:
+        cursor = dbapi_connection.cursor()
+        # WAL lets readers go on while one writer commits; NORMAL still survives a killed
+        # process (only a power cut can lose the last transactions).
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA synchronous=NORMAL")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.execute("PRAGMA busy_timeout=30000")
+        cursor.close()
+
+
+def make_engine(url: str, schema: str | None = None) -> AsyncEngine:
+    if url.startswith("sqlite"):
+        engine = create_async_engine(url, connect_args=connect_args(url, schema))
+        _tune_sqlite(engine)
+        return engine
+    return create_async_engine(
+        url, connect_args=connect_args(url, schema), pool_size=10, max_overflow=20
+    )
+
+
+def migrate(url: str, schema: str | None = None, revision: str = "head") -> None:
+    """Apply the Alembic migrations (blocking: call it outside the event loop or in a thread)."""
+    from alembic import command
+    from alembic.config import Config
+
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    config.set_main_option("sqlalchemy.url", url.replace("%", "%%"))
+    config.attributes["schema"] = schema
+    command.upgrade(config, revision)

@@ -1,0 +1,451 @@
+"""The one place that reads and writes the tables. Callers get plain records, never ORM rows."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import func, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
+
+from app.store.models import ActionRow, ChatRow, MatchRow, RoomRow, SeatRow
+
+
+class ClientIdTaken(Exception):
+    """Another transaction committed an action with this client_id first."""
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRecord:
+    seat: int
+    name: str
+    bot_level: str | None
+    away: bool
+    token_hash: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class RoomRecord:
+    id: int
+    code: str
+    game_id: str
+    name: str
+    visibility: str
+    options: dict[str, Any]
+    status: str
+    seat_count: int
+    turn_seconds: float | None
+    created_at: float
+    seats: list[SeatRecord] = field(default_factory=list)
+
+    def seat(self, number: int) -> SeatRecord | None:
+        return next((s for s in self.seats if s.seat == number), None)
+
+    def seat_for_token_hash(self, token_hash: str) -> SeatRecord | None:
+        return next((s for s in self.seats if s.token_hash == token_hash), None)
+
+
+@dataclass(frozen=True, slots=True)
+class MatchRecord:
+    id: int
+    room_id: int
+    game_id: str
+    seed: int
+    players: int
+    options: dict[str, Any]
+    snapshot: dict[str, Any]
+    version: int
+    stage: str
+    stage_since: float
+    finished: bool
+
+
+@dataclass(frozen=True, slots=True)
+class ActionRecord:
+    version: int
+    seat: int
+    action: dict[str, Any]
+    client_id: str
+    stage: str
+    events: list[dict[str, Any]]
+    by_bot: bool
+    created_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class ChatRecord:
+    seat: int | None
+    name: str
+    text: str
+    created_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class NewAction:
+    """One action to append, with the snapshot it produced."""
+
+    seat: int
+    action: dict[str, Any]
+    client_id: str
+    stage_before: str
+    events: list[dict[str, Any]]
+    by_bot: bool
+    snapshot: dict[str, Any]
+    stage_after: str
+    finished: bool
+    clear_away: bool
+
+
+def _room(row: RoomRow, seats: Sequence[SeatRow]) -> RoomRecord:
+    return RoomRecord(
+        id=row.id,
+        code=row.code,
+        game_id=row.game_id,
+        name=row.name,
+        visibility=row.visibility,
+        options=dict(row.options),
+        status=row.status,
+        seat_count=row.seat_count,
+        turn_seconds=row.turn_seconds,
+        created_at=row.created_at,
+        seats=[
+            SeatRecord(s.seat, s.name, s.bot_level, s.away, s.token_hash)
+            for s in sorted(seats, key=lambda s: s.seat)
+        ],
+    )
+
+
+def _match(row: MatchRow) -> MatchRecord:
+    return MatchRecord(
+        id=row.id,
+        room_id=row.room_id,
+        game_id=row.game_id,
+        seed=row.seed,
+        players=row.players,
+        options=dict(row.options),
+        snapshot=row.snapshot,
+        version=row.version,
+        stage=row.stage,
+        stage_since=row.stage_since,
+        finished=row.finished,
+    )
+
+
+def _action(row: ActionRow) -> ActionRecord:
+    return ActionRecord(
+        version=row.version,
+        seat=row.seat,
+        action=row.action,
+        client_id=row.client_id,
+        stage=row.stage,
+        events=list(row.events),
+        by_bot=row.by_bot,
+        created_at=row.created_at,
+    )
+
+
+class Repository:
+    def __init__(self, engine: AsyncEngine) -> None:
+        self.engine = engine
+        self.sessions = async_sessionmaker(engine, expire_on_commit=False)
+
+    # -- rooms and seats --------------------------------------------------------------------
+
+    async def _load_room(self, session: AsyncSession, code: str) -> RoomRecord | None:
+        row = (await session.execute(select(RoomRow).where(RoomRow.code == code))).scalar()
+        if row is None:
+            return None
+        seats = (
+            (await session.execute(select(SeatRow).where(SeatRow.room_id == row.id)))
+            .scalars()
+            .all()
+        )
+        return _room(row, seats)
+
+    async def room(self, code: str) -> RoomRecord | None:
+        async with self.sessions() as session:
+            return await self._load_room(session, code)
+
+    async def create_room(
+        self,
+        *,
+        code: str,
+        game_id: str,
+        name: str,
+        visibility: str,
+        options: dict[str, Any],
+        seat_count: int,
+        turn_seconds: float | None,
+        host_name: str,
+        host_token_hash: str,
+    ) -> RoomRecord:
+        async with self.sessions.begin() as session:
+            row = RoomRow(
+                code=code,
+                game_id=game_id,
+                name=name,
+                visibility=visibility,
+                options=options,
+                status="open",
+                seat_count=seat_count,
+                turn_seconds=turn_seconds,
+                created_at=time.time(),
+            )
+            session.add(row)
+            await session.flush()
+            host = SeatRow(room_id=row.id, seat=0, name=host_name, token_hash=host_token_hash)
+            session.add(host)
+            await session.flush()
+            return _room(row, [host])
+
+    async def open_public_rooms(self, limit: int = 100) -> list[RoomRecord]:
+        async with self.sessions() as session:
+            rows = (
+                (
+                    await session.execute(
+                        select(RoomRow)
+                        .where(RoomRow.status == "open", RoomRow.visibility == "public")
+                        .order_by(RoomRow.created_at.desc())
+                        .limit(limit)
+                    )
+                )
+                .scalars()
+                .all()
+            )
+            if not rows:
+                return []
+            seats = (
+                (
+                    await session.execute(
+                        select(SeatRow).where(SeatRow.room_id.in_([r.id for r in rows]))
+                    )
+                )
+                .scalars()
+                .all()
+            )
+            return [_room(r, [s for s in seats if s.room_id == r.id]) for r in rows]
+
+    async def take_seat(
+        self, room: RoomRecord, *, name: str, token_hash: str | None, bot_level: str | None
+    ) -> int | None:
+        """The lowest free seat of an open room, or ``None`` when it is full or started.
+
+        Two joins racing for one seat collide on the (room, seat) unique key; the loser retries
+        on the next free seat.
+        """
+        for _ in range(room.seat_count + 1):
+            try:
+                async with self.sessions.begin() as session:
+                    status = (
+                        await session.execute(select(RoomRow.status).where(RoomRow.id == room.id))
+                    ).scalar_one()
+                    if status != "open":
+                        return None
+                    taken = set(
+                        (
+                            await session.execute(
+                                select(SeatRow.seat).where(SeatRow.room_id == room.id)
+                            )
+                        )
+                        .scalars()
+                        .all()
+                    )
+                    free = [n for n in range(room.seat_count) if n not in taken]
+                    if not free:
+                        return None
+                    session.add(
+                        SeatRow(
+                            room_id=room.id,
+                            seat=free[0],
+                            name=name,
+                            token_hash=token_hash,
+                            bot_level=bot_level,
+                        )
+                    )
+                return free[0]
+            except IntegrityError:
+                continue
+        return None
+
+    async def set_away(self, room_id: int, seat: int, away: bool) -> None:
+        async with self.sessions.begin() as session:
+            await session.execute(
+                update(SeatRow)
+                .where(SeatRow.room_id == room_id, SeatRow.seat == seat)
+                .values(away=away)
+            )
+
+    # -- matches ----------------------------------------------------------------------------
+
+    async def start_match(
+        self,
+        room: RoomRecord,
+        *,
+        seed: int,
+        players: int,
+        options: dict[str, Any],
+        snapshot: dict[str, Any],
+        stage: str,
+    ) -> MatchRecord | None:
+        """Open → playing, once: a second start finds the room no longer open."""
+        now = time.time()
+        async with self.sessions.begin() as session:
+            flipped = await session.execute(
+                update(RoomRow)
+                .where(RoomRow.id == room.id, RoomRow.status == "open")
+                .values(status="playing")
+            )
+            if flipped.rowcount != 1:  # type: ignore[attr-defined]
+                return None
+            row = MatchRow(
+                room_id=room.id,
+                game_id=room.game_id,
+                seed=seed,
+                players=players,
+                options=options,
+                snapshot=snapshot,
+                version=0,
+                stage=stage,
+                stage_since=now,
+                finished=False,
+                created_at=now,
+            )
+            session.add(row)
+            await session.flush()
+            return _match(row)
+
+    async def match(self, room_id: int) -> MatchRecord | None:
+        async with self.sessions() as session:
+            row = (
+                await session.execute(select(MatchRow).where(MatchRow.room_id == room_id))
+            ).scalar()
+            return _match(row) if row is not None else None
+
+    async def action_by_client_id(self, match_id: int, client_id: str) -> ActionRecord | None:
+        async with self.sessions() as session:
+            row = (
+                await session.execute(
+                    select(ActionRow).where(
+                        ActionRow.match_id == match_id, ActionRow.client_id == client_id
+                    )
+                )
+            ).scalar()
+            return _action(row) if row is not None else None
+
+    async def action_at(self, match_id: int, version: int) -> ActionRecord | None:
+        """The action that produced ``version`` (its ``stage`` is the stage at version - 1)."""
+        async with self.sessions() as session:
+            row = (
+                await session.execute(
+                    select(ActionRow).where(
+                        ActionRow.match_id == match_id, ActionRow.version == version
+                    )
+                )
+            ).scalar()
+            return _action(row) if row is not None else None
+
+    async def actions(self, match_id: int) -> list[ActionRecord]:
+        async with self.sessions() as session:
+            rows = (
+                (
+                    await session.execute(
+                        select(ActionRow)
+                        .where(ActionRow.match_id == match_id)
+                        .order_by(ActionRow.version)
+                    )
+                )
+                .scalars()
+                .all()
+            )
+            return [_action(r) for r in rows]
+
+    async def commit_action(self, match: MatchRecord, new: NewAction) -> bool:
+        """Append ``new`` and move the match to ``match.version + 1`` in one transaction.
+
+        Returns ``False`` when another writer moved the match first (the caller reloads and
+        retries); raises ``ClientIdTaken`` when the same client_id was committed meanwhile.
+        """
+        now = time.time()
+        version = match.version + 1
+        try:
+            async with self.sessions.begin() as session:
+                moved = await session.execute(
+                    update(MatchRow)
+                    .where(MatchRow.id == match.id, MatchRow.version == match.version)
+                    .values(
+                        version=version,
+                        snapshot=new.snapshot,
+                        stage=new.stage_after,
+                        stage_since=(
+                            now if new.stage_after != new.stage_before else match.stage_since
+                        ),
+                        finished=new.finished,
+                    )
+                )
+                if moved.rowcount != 1:  # type: ignore[attr-defined]
+                    return False
+                session.add(
+                    ActionRow(
+                        match_id=match.id,
+                        version=version,
+                        seat=new.seat,
+                        action=new.action,
+                        client_id=new.client_id,
+                        stage=new.stage_before,
+                        events=new.events,
+                        by_bot=new.by_bot,
+                        created_at=now,
+                    )
+                )
+                if new.clear_away:
+                    await session.execute(
+                        update(SeatRow)
+                        .where(SeatRow.room_id == match.room_id, SeatRow.seat == new.seat)
+                        .values(away=False)
+                    )
+                if new.finished:
+                    await session.execute(
+                        update(RoomRow).where(RoomRow.id == match.room_id).values(status="finished")
+                    )
+                await session.flush()
+        except IntegrityError as exc:
+            # The version guard already serialised writers, so the only key left to collide
+            # is (match, client_id); the caller reloads and finds the committed twin.
+            raise ClientIdTaken(new.client_id) from exc
+        return True
+
+    async def playing_rooms(self) -> list[str]:
+        async with self.sessions() as session:
+            rows = await session.execute(select(RoomRow.code).where(RoomRow.status == "playing"))
+            return list(rows.scalars().all())
+
+    # -- chat -------------------------------------------------------------------------------
+
+    async def add_chat(self, room_id: int, seat: int | None, name: str, text: str) -> ChatRecord:
+        now = time.time()
+        async with self.sessions.begin() as session:
+            session.add(ChatRow(room_id=room_id, seat=seat, name=name, text=text, created_at=now))
+        return ChatRecord(seat, name, text, now)
+
+    async def recent_chat(self, room_id: int, limit: int = 50) -> list[ChatRecord]:
+        async with self.sessions() as session:
+            rows = (
+                (
+                    await session.execute(
+                        select(ChatRow)
+                        .where(ChatRow.room_id == room_id)
+                        .order_by(ChatRow.id.desc())
+                        .limit(limit)
+                    )
+                )
+                .scalars()
+                .all()
+            )
+            return [ChatRecord(r.seat, r.name, r.text, r.created_at) for r in reversed(rows)]
+
+    async def count_rooms(self) -> int:
+        async with self.sessions() as session:
+            return int((await session.execute(select(func.count(RoomRow.id)))).scalar_one())
