@@ -9,6 +9,7 @@ deck order, addressed events, RNG in state.
 
 from __future__ import annotations
 
+import contextlib
 import copy
 from typing import Any, ClassVar
 
@@ -136,8 +137,6 @@ def register() -> None:
     """Add the guess game to the registry, after the built-in games when they import."""
     from engine import registry
 
-    try:
+    with contextlib.suppress(ImportError):
         registry.games()
-    except ImportError:
-        pass
     registry.register(GuessGame())

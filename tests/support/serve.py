@@ -17,7 +17,9 @@ from tests.support.guess import register
 def main() -> None:
     register()
     port = int(sys.argv[1])
-    uvicorn.run(create_app(), host="127.0.0.1", port=port, ws_max_size=WS_MAX_SIZE, log_level="warning")
+    uvicorn.run(
+        create_app(), host="127.0.0.1", port=port, ws_max_size=WS_MAX_SIZE, log_level="warning"
+    )
 
 
 if __name__ == "__main__":

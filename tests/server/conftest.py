@@ -1,0 +1,105 @@
+"""Server test fixtures: backends (SQLite file, PostgreSQL schema), Redis, real servers."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from app.settings import Settings
+from app.store.db import migrate
+from tests.support.guess import register
+from tests.support.server import ThreadServer
+
+register()
+
+PG_URL = os.environ.get(
+    "COVEN_TEST_POSTGRES_URL", "postgresql+asyncpg://postgres@127.0.0.1:5432/test"
+)
+REDIS_URL = os.environ.get("COVEN_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
+IN_CI = os.environ.get("CI", "").lower() == "true"
+
+
+def unavailable(what: str, exc: BaseException) -> None:
+    message = f"{what} unreachable: {exc!r}"
+    if IN_CI:
+        pytest.fail(message + " (CI=true: the server tests must run on it)")
+    pytest.skip(message)
+
+
+async def _pg_execute(sql: str) -> None:
+    import asyncpg
+
+    conn = await asyncpg.connect(PG_URL.replace("postgresql+asyncpg://", "postgresql://"))
+    try:
+        await conn.execute(sql)
+    finally:
+        await conn.close()
+
+
+@pytest.fixture(scope="session")
+def pg_schema() -> Iterator[str]:
+    """A fresh schema for this test run, migrated once, dropped at the end."""
+    schema = f"coven_test_{uuid.uuid4().hex[:10]}"
+    try:
+        asyncio.run(asyncio.wait_for(_pg_execute(f'CREATE SCHEMA "{schema}"'), 5))
+    except Exception as exc:
+        unavailable("PostgreSQL", exc)
+    migrate(PG_URL, schema)
+    yield schema
+    asyncio.run(_pg_execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE'))
+
+
+@pytest.fixture(scope="session")
+def redis_url() -> str:
+    import redis
+
+    try:
+        redis.Redis.from_url(REDIS_URL, socket_timeout=2).ping()
+    except Exception as exc:
+        unavailable("Redis", exc)
+    return REDIS_URL
+
+
+def sqlite_settings(tmp_path: Path, **overrides: object) -> Settings:
+    return Settings(
+        database_url=f"sqlite+aiosqlite:///{tmp_path / 'coven.db'}",
+        bot_delay=0,
+        sweep_seconds=0.5,
+        **overrides,  # type: ignore[arg-type]
+    )
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def settings(request: pytest.FixtureRequest, tmp_path: Path) -> Settings:
+    if request.param == "sqlite":
+        return sqlite_settings(tmp_path)
+    schema = request.getfixturevalue("pg_schema")
+    return Settings(
+        database_url=PG_URL,
+        database_schema=schema,
+        bot_delay=0,
+        sweep_seconds=0.5,
+        migrate_on_start=False,
+    )
+
+
+@pytest.fixture
+def sqlite(tmp_path: Path) -> Settings:
+    return sqlite_settings(tmp_path)
+
+
+@pytest.fixture
+def server(settings: Settings) -> Iterator[ThreadServer]:
+    with ThreadServer(settings) as running:
+        yield running
+
+
+@pytest.fixture
+def sqlite_server(sqlite: Settings) -> Iterator[ThreadServer]:
+    with ThreadServer(sqlite) as running:
+        yield running
