@@ -37,7 +37,7 @@ async def assert_unchanged(client: Client, code: str, version: int) -> None:
 async def test_malformed_json_and_huge_frames_leave_the_socket_open(
     sqlite_server: ThreadServer,
 ) -> None:
-    code, players, watcher = await started_room(sqlite_server.url)
+    _code, players, watcher = await started_room(sqlite_server.url)
     a = players[0]
     assert (await a.request("{not json", "error"))["code"] == "bad_json"
     assert (await a.request("x" * 20_000, "error"))["code"] == "frame_too_large"
@@ -114,7 +114,7 @@ async def test_a_repeated_client_id_applies_once(server: ThreadServer) -> None:
 async def test_simultaneous_choices_against_the_same_version_are_all_accepted(
     server: ThreadServer,
 ) -> None:
-    code, players, watcher = await started_room(server.url, ["A", "B", "C", "D"])
+    _code, players, watcher = await started_room(server.url, ["A", "B", "C", "D"])
     for p in players:
         ack = await p.act({"type": "pick", "value": p.seat}, version=0)
         assert ack["type"] == "ack", ack
