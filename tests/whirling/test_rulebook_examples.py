@@ -100,8 +100,9 @@ def test_the_lost_arcana_triggers_all_three_effects_at_once():
     """Section 5: one card with several kinds of icons can trigger several effects at once;
     The Lost Arcana (two of each) crosses exactly one even space per track."""
     events = []
-    state = play_all(kiki_table(arcana=(0, 1, 5), hand=["R57", "R02"]), {0: "R57", 1: "R05"},
-                     events)
+    state = play_all(
+        kiki_table(arcana=(0, 1, 5), hand=["R57", "R02"]), {0: "R57", 1: "R05"}, events
+    )
     kiki = revealed(events, 0)
     assert kiki["arcana_after"] == [2, 3, 6]
     assert kiki["triggers"] == ["book", "potion", "raven"]
@@ -165,9 +166,7 @@ def initiative_table(piper_rotates: bool, piper_seat: int = 0):
     rebecka = witch(hand=["R18", "R02"])
     seats = [piper, rebecka] if piper_seat == 0 else [rebecka, piper]
     state = position(witches=seats, deck=DECK)
-    return play_all(
-        state, {piper_seat: ("R17", piper_rotates), 1 - piper_seat: ("R18", False)}
-    )
+    return play_all(state, {piper_seat: ("R17", piper_rotates), 1 - piper_seat: ("R18", False)})
 
 
 def test_e3_lowest_initiative_of_the_latest_recipe_decides_first():
@@ -271,19 +270,22 @@ def test_e5_most_cubes_in_the_circle_breaks_the_tie():
 
 def test_e5_step_2_most_ingredient_types_in_the_circle():
     """Tie-break step 2: same count, more different types wins."""
-    state, _ = end_of_round([witch(circle="H3 M2", production={}),
-                             witch(circle="M2 R1 S1 T1", production={})])
+    state, _ = end_of_round(
+        [witch(circle="H3 M2", production={}), witch(circle="M2 R1 S1 T1", production={})]
+    )
     result = GAME.result(state)
     assert (result.winners, result.reason) == ([1], "most_types_in_circle")
 
 
 def test_e5_step_3_fewest_cubes_on_the_workbench():
     """Tie-break step 3: same count and types, fewer cubes on the workbench wins."""
-    state, _ = end_of_round([
-        witch(circle="M3 S2", workbench="R4 S4", production={}),
-        witch(circle="R3 T2", workbench="R4 S5", production={}),
-        witch(circle="H1", production={}),
-    ])
+    state, _ = end_of_round(
+        [
+            witch(circle="M3 S2", workbench="R4 S4", production={}),
+            witch(circle="R3 T2", workbench="R4 S5", production={}),
+            witch(circle="H1", production={}),
+        ]
+    )
     result = GAME.result(state)
     assert (result.winners, result.reason) == ([0], "fewest_cubes_on_workbench")
     assert result.details["qualified"] == [0, 1]
@@ -291,11 +293,13 @@ def test_e5_step_3_fewest_cubes_on_the_workbench():
 
 def test_e5_step_4_a_full_tie_is_a_shared_win():
     """Tie-break step 4: still tied, the witches share the win."""
-    state, _ = end_of_round([
-        witch(circle="M3 S2", workbench="R4 S4", production={}),
-        witch(circle="R1", production={}),
-        witch(circle="H3 T2", workbench="T8", production={}),
-    ])
+    state, _ = end_of_round(
+        [
+            witch(circle="M3 S2", workbench="R4 S4", production={}),
+            witch(circle="R1", production={}),
+            witch(circle="H3 T2", workbench="T8", production={}),
+        ]
+    )
     result = GAME.result(state)
     assert (result.winners, result.reason) == ([0, 2], "shared_win")
 
@@ -303,8 +307,9 @@ def test_e5_step_4_a_full_tie_is_a_shared_win():
 def test_five_cubes_win_with_reason_circle():
     """Section 9: one witch reaching 5 through an overflow wins outright."""
     # Willow (seat 1) sends a toad to Sabrina (seat 0), whose toad track is full.
-    state, _ = end_of_round([witch(workbench="T9", production={}),
-                             witch(circle="R4", production={"cauldron": "T1"})])
+    state, _ = end_of_round(
+        [witch(workbench="T9", production={}), witch(circle="R4", production={"cauldron": "T1"})]
+    )
     result = GAME.result(state)
     assert result is not None
     assert (result.winners, result.reason, result.scores) == ([1], "circle", [0, 5])
@@ -312,8 +317,12 @@ def test_five_cubes_win_with_reason_circle():
 
 def test_four_cubes_do_not_end_the_game():
     """Section 9: below 5 play goes on; there is no round limit."""
-    state, events = end_of_round([witch(circle="R4", hand=["R01"], production={}),
-                                  witch(circle="H2 M2", hand=["R02"], production={})])
+    state, events = end_of_round(
+        [
+            witch(circle="R4", hand=["R01"], production={}),
+            witch(circle="H2 M2", hand=["R02"], production={}),
+        ]
+    )
     assert GAME.result(state) is None
     assert of_type(events, "game_over") == []
     view = GAME.view(state, None)
@@ -322,8 +331,13 @@ def test_four_cubes_do_not_end_the_game():
 
 def test_the_win_check_happens_after_the_pass_not_when_a_cube_is_made():
     """Section 9: the check is made once all cauldrons are unloaded."""
-    state = position(phase="brew", witches=[witch(workbench="T9", production={}),
-                                            witch(circle="R4", production={"cauldron": "T1"})])
+    state = position(
+        phase="brew",
+        witches=[
+            witch(workbench="T9", production={}),
+            witch(circle="R4", production={"cauldron": "T1"}),
+        ],
+    )
     state = act(state, 1, {"type": "done"})
     assert GAME.result(state) is None
     s = step(state, 0, {"type": "done"})
