@@ -118,6 +118,7 @@ def _reveal(state: State, events: list[Event]) -> None:
             )
         witch.brew = Production(witch.workbench[:], [0] * 5, [0] * 5, [], triggers, [])
         witch.committed = False
+        witch.played = None
     state.phase = "brew"
     events.append({"type": "recipes_revealed", "round": state.round, "plays": plays})
 
@@ -311,6 +312,11 @@ def apply(state: State, seat: int, action: Action) -> Step:
         raise IllegalAction("unknown_action", f"no action called {action['type']!r}")
     if seat not in to_move(state):
         raise IllegalAction("not_your_turn", "you owe no decision now")
+    fields = set(action) - {"type"}
+    expected = FIELDS[action["type"]]
+    if fields != expected:
+        wanted = ", ".join(sorted(expected)) or "no other field"
+        raise IllegalAction("bad_action", f"{action['type']!r} takes {wanted}")
     new = state.shallow()
     witch = new.witches[seat] = new.witches[seat].copy()
     events: list[Event] = []
@@ -491,6 +497,27 @@ def _done(state: State, seat: int, witch: Witch, action: Action, events: list[Ev
     if all(w.brew is not None and w.brew.done for w in state.witches):
         _resolve_all(state, events, _end_round)
 
+
+# The exact fields of each action besides "type": an action is refused unless it has exactly
+# these, so what apply accepts is exactly what legal_actions lists.
+FIELDS: dict[str, frozenset[str]] = {
+    "keep_personality": frozenset({"personality"}),
+    "play": frozenset({"card", "rotated"}),
+    "skip": frozenset(),
+    "gain": frozenset({"ingredient"}),
+    "swap_hand": frozenset(),
+    "play_random": frozenset(),
+    "confirm_random": frozenset({"rotated", "arcana"}),
+    "potion": frozenset({"ingredient"}),
+    "raven": frozenset({"remove"}),
+    "book": frozenset({"ingredient"}),
+    "pour": frozenset({"ingredient"}),
+    "decline": frozenset({"arcana"}),
+    "brew": frozenset({"recipe", "take", "make"}),
+    "scholar": frozenset({"ingredient", "take"}),
+    "claim": frozenset({"ingredient"}),
+    "done": frozenset(),
+}
 
 HANDLERS: dict[str, dict[str, Handler]] = {
     "personality": {"keep_personality": _keep_personality},
