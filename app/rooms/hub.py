@@ -185,10 +185,27 @@ class Hub:
         except CovenError:
             return
         targets = [c for c in room.connections if c.sent_version < table.version]
+        if not targets:
+            return
+        # Sockets that missed versions (commits coalesced, a dropped bus message) get every
+        # event since the version they saw, so no action goes unseen.
+        behind = {c: c.sent_version for c in targets if 0 <= c.sent_version < table.version - 1}
+        missed: list[tuple[int, list[dict[str, Any]]]] = []
+        if behind:
+            history = await self.service.repo.actions_between(
+                table.match.id, min(behind.values()), table.version
+            )
+            missed = [(a.version, a.events) for a in history]
+        texts: dict[Connection, str] = {}
         for conn in targets:
+            seen = behind.get(conn)
+            if seen is None:
+                texts[conn] = table.message_text(conn.seat)
+            else:
+                events = [e for version, step in missed if version > seen for e in step]
+                texts[conn] = table.catch_up_text(conn.seat, events)
             conn.sent_version = table.version
-        if targets:
-            await asyncio.gather(*(c.send(table.message_text(c.seat)) for c in targets))
+        await asyncio.gather(*(c.send(texts[c]) for c in targets))
 
     async def _broadcast(self, room: RoomHub, text: str) -> None:
         await asyncio.gather(*(c.send(text) for c in list(room.connections)))

@@ -99,6 +99,13 @@ class Table:
             "result": self.result,
         }
 
+    def catch_up_text(self, seat: int | None, events: list[Event]) -> str:
+        """The ``state`` message for a socket that missed versions: ``events`` holds every
+        event since its last version, so the table log has no holes."""
+        message = self.message(seat)
+        message["events"] = events_for(events, seat)
+        return json.dumps(message, separators=(",", ":"))
+
     def message_text(self, seat: int | None) -> str:
         text = self._rendered.get(seat)
         if text is None:

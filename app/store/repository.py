@@ -362,6 +362,26 @@ class Repository:
             )
             return [_action(r) for r in rows]
 
+    async def actions_between(self, match_id: int, after: int, upto: int) -> list[ActionRecord]:
+        """The actions that produced versions ``after + 1`` … ``upto``, in order."""
+        async with self.sessions() as session:
+            rows = (
+                (
+                    await session.execute(
+                        select(ActionRow)
+                        .where(
+                            ActionRow.match_id == match_id,
+                            ActionRow.version > after,
+                            ActionRow.version <= upto,
+                        )
+                        .order_by(ActionRow.version)
+                    )
+                )
+                .scalars()
+                .all()
+            )
+            return [_action(r) for r in rows]
+
     async def commit_action(self, match: MatchRecord, new: NewAction) -> bool:
         """Append ``new`` and move the match to ``match.version + 1`` in one transaction.
 
