@@ -101,6 +101,7 @@ def random_play(state: State, seat: int, witch: Witch, action: Action, events: l
     on when the other witches choose (reading 8)."""
     rng = Rng.load(state.rng).derive(state.round, seat)
     card = witch.hand[rng.below(len(witch.hand))]
+    witch.hand.remove(card)
     witch.played = Played(card, False, True, None)
     events.append({"type": "random_play", "seat": seat})
     events.append({"type": "random_card", "to": seat, "card": card})

@@ -93,7 +93,6 @@ def _reveal(state: State, events: list[Event]) -> None:
         triggers: list[str] = []
         played = witch.played
         if played is not None:
-            witch.hand.remove(played.card)
             witch.tableau.append((played.card, played.rotated))
             recipe = recipes[played.card]
             before = witch.arcana[:]
@@ -382,6 +381,7 @@ def _play(state: State, seat: int, witch: Witch, action: Action, events: list[Ev
         raise IllegalAction("bad_action", "rotated must be true or false")
     if rotated and not may_rotate(witch, state.recipes[card]):
         raise IllegalAction("cannot_rotate", f"{card} is a one-way recipe")
+    witch.hand.remove(card)  # face down below her board until the reveal
     witch.played = Played(card, rotated)
     _commit(state, seat, witch, events)
 

@@ -37,6 +37,7 @@ def _check_counts(state: Any) -> None:
     cards = [c for w in state.witches for c in w.hand] + [
         c for w in state.witches for c, _ in w.tableau
     ]
+    cards += [w.played.card for w in state.witches if w.played]
     everything = cards + state.deck + state.discard
     assert len(everything) == len(set(everything)) == 60, "every recipe card exists exactly once"
 
