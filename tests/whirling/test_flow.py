@@ -283,3 +283,20 @@ def test_a_new_round_starts_with_everyone_to_move():
     started = of_type(events, "round_started")
     assert started and started[-1]["round"] == 2
     assert GAME.to_move(state) == frozenset({0, 1, 2})
+
+
+def test_basic_setup_every_witch_is_an_initiate_with_four_cards():
+    """Section 3: basic mode (the default) gives everyone an Initiate, its starting cubes
+    (0/1/4/4/4), 4 secret cards and tokens at 0."""
+    state = GAME.setup(4, 7)
+    view = GAME.view(state, 0)
+    assert (view["phase"], view["round"]) == ("study", 1)
+    assert view["deck_count"] == 60 - 16
+    for seat in range(4):
+        mine = me(state, seat)
+        assert mine["personality"] == "P01"
+        assert mine["workbench"] == named("M1 R4 S4 T4")
+        assert mine["circle"] == named(None)
+        assert mine["arcana"] == {"potion": 0, "raven": 0, "book": 0}
+        assert len(mine["hand"]) == 4
+    assert GAME.to_move(state) == frozenset(range(4))

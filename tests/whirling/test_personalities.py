@@ -184,6 +184,28 @@ def test_other_witches_may_not_rotate_a_one_way_card():
     refused(state, 0, {"type": "play", "card": "R17", "rotated": True}, "cannot_rotate")
 
 
+def test_a_rotated_void_storm_is_a_pure_sink():
+    """Sheet 11.13: Void Storm (nothing → R+S+T) rotated by the Whirlwind eats R+S+T."""
+    whirlwind = witch("P04", hand=["R58"], workbench="R1 S1 T1")
+    state = position(witches=[whirlwind, witch(hand=["R02"])], deck=DECK)
+    state = play_all(state, {0: ("R58", True), 1: "R02"})
+    state = act(state, 0, {"type": "decline", "arcana": "raven"})  # two raven icons: 0 → 2
+    state = act(state, 0, brew("R58", make="", workbench="R1 S1 T1"))
+    assert production(state, 0)["workbench"] == named(None)
+    assert production(state, 0)["outputs"] == named(None)
+
+
+def test_a_rotated_lost_arcana_still_does_nothing_and_keeps_its_icons():
+    """Sheet 11.13 and reading 15: rotation changes neither the recipe's emptiness nor its
+    arcana."""
+    whirlwind = witch("P04", hand=["R57"])
+    state = position(witches=[whirlwind, witch(hand=["R02"])], deck=DECK)
+    state = play_all(state, {0: ("R57", True), 1: "R02"})
+    assert sorted(production(state, 0)["triggers"]) == ["book", "potion", "raven"]
+    state = finish_brew(state, seats=[0])
+    assert me(state, 0)["done"] is True
+
+
 # --- P05 Frog Whisperer ------------------------------------------------------------------------
 
 
