@@ -220,5 +220,5 @@ def claim(witch: Witch, action: Action) -> dict[str, Any]:
         prod.outputs[kind] -= 1
     else:
         prod.cauldron[kind] -= 1
-    witch.circle[kind] += 1
+    prod.claimed[kind] += 1  # it reaches her circle when the cauldrons pass
     return {"type": "cube_claimed", "ingredient": name}

@@ -139,6 +139,7 @@ def _pass_cauldrons(state: State, events: list[Event]) -> None:
                 "used": prod.used[:],
                 "cauldron": cube_dict(prod.cauldron),
                 "workbench": cube_dict(prod.workbench),
+                "claimed": cube_dict(prod.claimed),
             }
         )
     arrivals = []
@@ -147,7 +148,7 @@ def _pass_cauldrons(state: State, events: list[Event]) -> None:
         receiver = right_of(sender, n)
         placed, overflow = place(benches[receiver], witch.brew.cauldron)
         for k in range(5):
-            witch.circle[k] += overflow[k]
+            witch.circle[k] += overflow[k] + witch.brew.claimed[k]
         arrivals.append(
             {
                 "type": "cauldron_passed",
@@ -300,7 +301,7 @@ def apply(state: State, seat: int, action: Action) -> Step:
         raise IllegalAction("bad_action", "an action is an object with a string 'type'")
     if state.phase == "over":
         raise IllegalAction("game_over", "the match is over")
-    if not isinstance(seat, int) or not 0 <= seat < state.players:
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < state.players:
         raise IllegalAction("bad_seat", f"there is no seat {seat!r}")
     handler = HANDLERS.get(state.phase, {}).get(action["type"])
     if handler is None:

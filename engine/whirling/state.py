@@ -28,7 +28,7 @@ A rules expert can write a position by hand: ``dump`` gives the JSON below, ``lo
     "brew": null                       # during the brew phase, her private production sheet:
        # {"workbench": [..], "outputs": [..], "cauldron": [..], "used": ["R24", ...],
        #  "triggers": ["potion", "raven", "book", "pour"], "books": [2], "scholar": false,
-       #  "done": false}
+       #  "done": false, "claimed": [0, 0, 0, 0, 0]}
   }]
 }
 ```
@@ -39,7 +39,7 @@ changes only when cauldrons are passed, so no one sees another's production befo
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from engine.whirling.cards import Recipe, recipe_table
@@ -57,6 +57,8 @@ class Production:
     books: list[int]  # types named by a Book this round
     scholar: bool = False
     done: bool = False
+    # Witch of All Trades: cubes moved to her circle, shown only when the cauldrons pass.
+    claimed: list[int] = field(default_factory=lambda: [0, 0, 0, 0, 0])
 
     def copy(self) -> Production:
         return Production(
@@ -68,6 +70,7 @@ class Production:
             self.books[:],
             self.scholar,
             self.done,
+            self.claimed[:],
         )
 
     def dump(self) -> dict[str, Any]:
@@ -80,6 +83,7 @@ class Production:
             "books": self.books[:],
             "scholar": self.scholar,
             "done": self.done,
+            "claimed": self.claimed[:],
         }
 
     @classmethod
@@ -93,6 +97,7 @@ class Production:
             list(d["books"]),
             bool(d.get("scholar", False)),
             bool(d.get("done", False)),
+            list(d.get("claimed", [0, 0, 0, 0, 0])),
         )
 
 

@@ -34,6 +34,7 @@ def _production(witch: Witch) -> dict[str, Any] | None:
         "triggers": prod.triggers[:],
         "books": [INGREDIENTS[k] for k in prod.books],
         "scholar_used": prod.scholar,
+        "claimed": _cubes(prod.claimed),
     }
 
 

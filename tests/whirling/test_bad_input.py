@@ -98,7 +98,6 @@ def test_a_seat_that_does_not_exist(seat):
     refused(study(), seat, play("R02"), "bad_seat")
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug: a bool passes isinstance(seat, int)")
 def test_a_boolean_is_not_a_seat():
     refused(study(), True, play("R02"), "bad_seat")
 

@@ -249,11 +249,6 @@ def test_a_finished_witch_keeps_her_production_hidden_from_the_others():
         assert seen["done"] is True
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine bug: the Witch of All Trades' claimed cube lands in her public circle "
-    "before the cauldrons pass, showing the others what her cauldron held",
-)
 def test_a_claim_stays_hidden_until_the_cauldrons_pass():
     trader = witch("P02", production={"outputs": "H1 M1 R1 S1 T1"})
     state = position(phase="brew", witches=[trader, witch(), witch()], deck=DECK)
