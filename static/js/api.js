@@ -1,0 +1,73 @@
+// The HTTP API (DESIGN.md contract) and the seat tokens this browser holds.
+
+export class ApiError extends Error {
+  constructor(status, code, message) {
+    super(message);
+    this.status = status;
+    this.code = code;
+  }
+}
+
+export async function api(method, path, { body, token } = {}) {
+  const headers = { Accept: "application/json" };
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (token) headers.Authorization = `Bearer ${token}`;
+  let response;
+  try {
+    response = await fetch(path, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch (err) {
+    throw new ApiError(0, "network", String(err));
+  }
+  const data = await response.json().catch(() => null);
+  if (!response.ok) {
+    const error = (data && data.error) || {};
+    throw new ApiError(response.status, error.code || "http_error", error.message || response.statusText);
+  }
+  return data;
+}
+
+// A seat token lives as long as the match: kept per room so a reload, a closed tab or a reboot
+// resumes the same seat.
+const seatKey = (code) => `coven:seat:${code}`;
+
+export const seats = {
+  get(code) {
+    try {
+      const data = JSON.parse(localStorage.getItem(seatKey(code)) || "null");
+      return data && typeof data.token === "string" ? data : null;
+    } catch {
+      return null;
+    }
+  },
+  set(code, seat, token) {
+    localStorage.setItem(seatKey(code), JSON.stringify({ seat, token }));
+  },
+  clear(code) {
+    localStorage.removeItem(seatKey(code));
+  },
+};
+
+export const playerName = {
+  get: () => localStorage.getItem("coven:name") || "",
+  set: (name) => localStorage.setItem("coven:name", name),
+};
+
+export function roomUrl(code) {
+  return `${location.origin}/r/${encodeURIComponent(code)}`;
+}
+
+export function rejoinUrl(code, seat, token) {
+  return `${roomUrl(code)}#seat=${seat}&token=${encodeURIComponent(token)}`;
+}
+
+/** Create a room, remember its seat, and return its code. */
+export async function createRoom({ game, visibility, options, name }) {
+  const created = await api("POST", "/api/rooms", { body: { game, visibility, options, name } });
+  seats.set(created.room.code, created.seat, created.token);
+  playerName.set(name);
+  return created.room.code;
+}

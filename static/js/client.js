@@ -1,0 +1,146 @@
+// One WebSocket per tab: reconnect with backoff, version tracking, a tiny event emitter.
+//
+// Every ``state`` message carries the full view, so it is applied as a snapshot. The version
+// still matters: an older or equal version is a duplicate and is dropped; a jump of more than
+// one means we missed messages (pub/sub may drop them), so we re-sync from the HTTP snapshot
+// and let the page fill the missed public events from the log.
+
+import { api } from "./api.js";
+
+const CLOSE_BAD_TOKEN = 4401;
+const CLOSE_NO_ROOM = 4404;
+const PING_MS = 25000;
+
+export class RoomClient {
+  constructor(code, token) {
+    this.code = code;
+    this.token = token || null;
+    this.version = null;
+    this.status = "idle";
+    this.attempt = 0;
+    this.handlers = {};
+    this.socket = null;
+    this.closed = false;
+    this.timer = null;
+    this.pinger = null;
+  }
+
+  on(type, fn) {
+    (this.handlers[type] ||= []).push(fn);
+    return this;
+  }
+
+  emit(type, payload) {
+    for (const fn of this.handlers[type] || []) {
+      try {
+        fn(payload);
+      } catch (err) {
+        console.error(err);
+      }
+    }
+  }
+
+  setStatus(status) {
+    this.status = status;
+    this.emit("status", status);
+  }
+
+  connect() {
+    this.closed = false;
+    clearTimeout(this.timer);
+    const proto = location.protocol === "https:" ? "wss" : "ws";
+    const query = this.token ? `?token=${encodeURIComponent(this.token)}` : "";
+    const url = `${proto}://${location.host}/ws/rooms/${encodeURIComponent(this.code)}${query}`;
+    this.setStatus(this.attempt ? "reconnecting" : "connecting");
+    const socket = (this.socket = new WebSocket(url));
+    socket.addEventListener("open", () => {
+      this.attempt = 0;
+      this.setStatus("open");
+      clearInterval(this.pinger);
+      this.pinger = setInterval(() => this.send({ type: "ping" }), PING_MS);
+    });
+    socket.addEventListener("message", (event) => this.receive(event.data));
+    socket.addEventListener("close", (event) => this.closedBy(socket, event.code));
+  }
+
+  closedBy(socket, code) {
+    if (socket !== this.socket) return;
+    clearInterval(this.pinger);
+    if (this.closed) return;
+    if (code === CLOSE_BAD_TOKEN) {
+      this.emit("bad_token");
+      return;
+    }
+    if (code === CLOSE_NO_ROOM) {
+      this.setStatus("closed");
+      this.emit("no_room");
+      return;
+    }
+    this.attempt += 1;
+    this.setStatus("reconnecting");
+    // Exponential backoff with jitter, capped: 0.5 s, 1 s, 2 s, … 10 s.
+    const delay = Math.min(10000, 500 * 2 ** (this.attempt - 1)) * (0.75 + Math.random() / 2);
+    this.timer = setTimeout(() => this.connect(), delay);
+  }
+
+  receive(raw) {
+    let message;
+    try {
+      message = JSON.parse(raw);
+    } catch {
+      return;
+    }
+    if (message.type === "state") this.applyState(message);
+    else if (message.type) this.emit(message.type, message);
+  }
+
+  applyState(message) {
+    const previous = this.version;
+    if (previous !== null && message.version <= previous) return; // duplicate or stale
+    this.version = message.version;
+    if (previous !== null && message.version > previous + 1) {
+      this.emit("gap", { from: previous, to: message.version });
+    }
+    this.emit("state", message);
+  }
+
+  /** Fetch the caller's view over HTTP (after a gap, or when the socket is down). */
+  async resync() {
+    const message = await api("GET", `/api/rooms/${encodeURIComponent(this.code)}/state`, {
+      token: this.token,
+    });
+    this.applyState(message);
+    return message;
+  }
+
+  send(message) {
+    if (!this.socket || this.socket.readyState !== WebSocket.OPEN) return false;
+    this.socket.send(JSON.stringify(message));
+    return true;
+  }
+
+  act(action) {
+    const clientId = crypto.randomUUID ? crypto.randomUUID() : `${Date.now()}-${Math.random()}`;
+    const sent = this.send({ type: "act", action, client_id: clientId, version: this.version ?? undefined });
+    return sent ? clientId : null;
+  }
+
+  chat(text) {
+    return this.send({ type: "chat", text });
+  }
+
+  reconnectAs(token) {
+    this.token = token || null;
+    this.version = null;
+    this.attempt = 0;
+    this.close();
+    this.connect();
+  }
+
+  close() {
+    this.closed = true;
+    clearTimeout(this.timer);
+    clearInterval(this.pinger);
+    if (this.socket) this.socket.close();
+  }
+}

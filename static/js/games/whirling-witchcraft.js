@@ -1,0 +1,709 @@
+// Whirling Witchcraft drawn as a table: every witch's board (Witch's Circle, workbench slots,
+// arcana tracks, cauldron), the row of played recipes, the hand, and a panel with exactly the
+// moves in `legal`. Every control that makes a move sends an action object taken from `legal`.
+
+import { clear, h } from "../dom.js";
+import { has } from "../i18n.js";
+
+const INGREDIENTS = ["heart", "mandrake", "mushroom", "spider", "toad"];
+const ARCANA = ["potion", "raven", "book"];
+const TRIGGERS = ["potion", "raven", "book", "pour"];
+const TRACK_MAX = 6;
+const TRIGGER_SPACES = [2, 4, 6];
+const WIN = 5;
+
+const ICONS = {
+  potion: '<svg viewBox="0 0 16 16" aria-hidden="true"><path d="M6 1h4v1.2H9.4v3.6l3.9 6.9A1.6 1.6 0 0 1 11.9 15H4.1a1.6 1.6 0 0 1-1.4-2.3l3.9-6.9V2.2H6z" fill="currentColor"/></svg>',
+  raven: '<svg viewBox="0 0 16 16" aria-hidden="true"><path d="M1 10c2.2-.6 3.6-4.8 7.4-4.8 1.6 0 2.6.7 3.3 1.6H15l-2.6 1.6c-.2 3-2.7 5.1-5.6 5.1H4.6l1.2-1.9C3.6 11.9 2.2 11.3 1 10z" fill="currentColor"/><circle cx="11" cy="6.9" r=".6" fill="#000"/></svg>',
+  book: '<svg viewBox="0 0 16 16" aria-hidden="true"><path d="M1.5 3.2C3.8 2 6 2.2 8 3.8c2-1.6 4.2-1.8 6.5-.6v10c-2.3-1.1-4.5-.9-6.5.7-2-1.6-4.2-1.8-6.5-.7z" fill="currentColor"/><path d="M8 3.8v10" stroke="#000" stroke-opacity=".35"/></svg>',
+  pour: '<svg viewBox="0 0 16 16" aria-hidden="true"><path d="M2 6h12l-1.5 7.5a1.5 1.5 0 0 1-1.5 1.2H5a1.5 1.5 0 0 1-1.5-1.2z" fill="currentColor"/><path d="M8 1v3.5M6.3 3l1.7 1.6L9.7 3" stroke="currentColor" fill="none"/></svg>',
+};
+
+function icon(kind, label) {
+  const node = h("span", { class: `icon icon-${kind}`, role: "img", "aria-label": label, title: label });
+  node.innerHTML = ICONS[kind];
+  return node;
+}
+
+export async function createRenderer(ctx) {
+  const { root, t } = ctx;
+  const response = await fetch("/api/games/whirling-witchcraft/catalog");
+  if (!response.ok) throw new Error("cannot load the Whirling Witchcraft card catalog");
+  const catalog = await response.json();
+
+  const ui = {
+    message: null,
+    previous: null,
+    stage: "",
+    selected: null, // card id picked from the hand (study)
+    rotated: false,
+    randomRotated: false,
+    chooser: null, // {kind: "brew", recipe} | {kind: "scholar"} | {kind: "claim"}
+    pending: false,
+  };
+
+  // -- words ---------------------------------------------------------------------------------
+  const ing = (kind) => t(`ww.ingredient.${kind}`);
+  const arcanaName = (kind) => t(`ww.arcana.${kind}`);
+  const personalityName = (id) => (id && id !== "hidden" ? t(`ww.personality.${id}`) : "?");
+
+  function recipeOf(id) {
+    const options = (ui.message && ui.message.view.options) || {};
+    if (id === "R16" && options.flask_of_insight_symmetric) return catalog.variants.R16;
+    if (id === "R24" && options.spider_summoning_one_way) return catalog.variants.R24;
+    if (catalog.recipes[id]) return catalog.recipes[id];
+    const personality = catalog.personalities[id];
+    return personality ? personality.recipe : null;
+  }
+
+  function cardName(id) {
+    if (catalog.personalities[id]) return personalityName(id);
+    const key = `ww.card.${id}`;
+    if (has(key)) return t(key);
+    const recipe = recipeOf(id);
+    return recipe ? recipe.name : id;
+  }
+
+  function cubeWords(dict) {
+    const parts = INGREDIENTS.filter((k) => dict && dict[k]).map((k) => t("ww.count_of", { count: dict[k], name: ing(k) }));
+    return parts.length ? parts.join(", ") : t("ww.nothing");
+  }
+
+  const total = (dict) => INGREDIENTS.reduce((sum, k) => sum + ((dict && dict[k]) || 0), 0);
+  const name = (seat) => ctx.seatName(seat);
+  const mySeat = () => (ui.message ? ui.message.seat : null);
+
+  // -- cubes and cards -----------------------------------------------------------------------
+  function cube(kind, extra = "") {
+    return h("span", { class: `cube c-${kind} ${extra}`, role: "img", "aria-label": ing(kind), title: ing(kind) });
+  }
+
+  function choiceCube(kinds) {
+    const label = kinds.map(ing).join(" / ");
+    const step = 100 / kinds.length;
+    const stops = kinds.map((k, i) => `var(--${k}) ${i * step}% ${(i + 1) * step}%`).join(", ");
+    return h("span", { class: "cube choice", role: "img", "aria-label": label, title: label, style: { background: `conic-gradient(${stops})` } });
+  }
+
+  function cubes(dict, extra = "") {
+    const out = [];
+    for (const kind of INGREDIENTS) for (let i = 0; i < ((dict && dict[kind]) || 0); i += 1) out.push(cube(kind, extra));
+    return out;
+  }
+
+  function slots(fixed, choices) {
+    const out = cubes(fixed);
+    for (const slot of choices || []) out.push(choiceCube(slot));
+    return out.length ? h("span", { class: "slots" }, out) : h("span", { class: "slots none" }, "∅");
+  }
+
+  function arcanaIcons(arcana) {
+    const out = [];
+    for (const kind of ARCANA) for (let i = 0; i < ((arcana && arcana[kind]) || 0); i += 1) out.push(icon(kind, arcanaName(kind)));
+    return h("span", { class: "card-arcana" }, out);
+  }
+
+  function recipeCard(id, rotated, { extra = "", testid = null } = {}) {
+    const recipe = recipeOf(id);
+    if (!recipe) return h("div", { class: "card recipe" }, id);
+    const face = rotated ? recipe.turned : recipe.front;
+    const direction = recipe.reversible ? t("ww.two_way") : t("ww.one_way");
+    return h(
+      "div",
+      { class: `card recipe ${rotated ? "rotated" : ""} ${extra}`, "data-card": id, "data-testid": testid },
+      h("div", { class: "card-head" }, arcanaIcons(recipe.arcana), recipe.initiative ? h("span", { class: "init", title: t("ww.initiative") }, recipe.initiative) : null),
+      h("div", { class: "card-name" }, cardName(id)),
+      h(
+        "div",
+        { class: "card-face" },
+        slots(face.in, face.in_choice),
+        h("span", { class: "arrow", title: direction, "aria-label": direction }, recipe.reversible ? "⇄" : "➜"),
+        slots(face.out, face.out_choice),
+      ),
+      rotated ? h("div", { class: "turned-badge" }, t("ww.turned")) : null,
+      recipe.single_use ? h("div", { class: "turned-badge" }, t("ww.single_use")) : null,
+    );
+  }
+
+  // -- a witch's board -----------------------------------------------------------------------
+  function statusChip(player, phase) {
+    if (phase === "personality") return player.offer_count ? [t("ww.status.choosing"), "busy"] : [t("ww.status.kept"), "ok"];
+    if (phase === "study") return player.committed ? [t("ww.status.chosen"), "ok"] : [t("ww.status.choosing"), "busy"];
+    if (phase === "brew") return player.done ? [t("ww.status.done"), "ok"] : [t("ww.status.brewing"), "busy"];
+    return [null, ""];
+  }
+
+  function circle(player, fresh) {
+    const got = player.circle_total;
+    return h(
+      "div",
+      { class: `circle ${got >= WIN ? "won" : ""}`, title: t("ww.circle"), "data-testid": `circle-${player.seat}` },
+      h("span", { class: "circle-label" }, t("ww.circle")),
+      h("span", { class: "circle-cubes" }, cubes(player.circle, fresh ? "new-cube" : "")),
+      h("span", { class: "circle-total" }, `${got}/${WIN}`),
+    );
+  }
+
+  function workbench(player, production, before) {
+    const rows = catalog.ingredients.map(({ key, capacity }) => {
+      const now = production ? production.workbench[key] : player.workbench[key];
+      const had = player.workbench[key];
+      const earlier = before ? before[key] : had;
+      const book = production && production.books.includes(key);
+      const cells = [];
+      for (let i = 0; i < capacity; i += 1) {
+        let cls = "slot";
+        if (i < now) cls += ` filled c-${key}`;
+        else if (i < had) cls += ` spent c-${key}`;
+        if (i < had && i >= earlier) cls += " new-cube";
+        cells.push(h("span", { class: cls }));
+      }
+      return h(
+        "div",
+        { class: `bench-row ${now >= capacity ? "full" : ""}`, "data-ingredient": key },
+        h("span", { class: "bench-label" }, cube(key), h("span", { class: "bench-name" }, ing(key)), h("span", { class: "bench-count" }, `${now}/${capacity}`)),
+        h("span", { class: `bench-slots cap-${capacity}` }, cells),
+        book ? h("span", { class: "book-badge", title: t("ww.book_active") }, icon("book", t("ww.book_active"))) : null,
+      );
+    });
+    return h("div", { class: "workbench", "aria-label": t("ww.workbench") }, h("div", { class: "zone-label" }, t("ww.workbench")), rows);
+  }
+
+  function arcanaTracks(player) {
+    return h(
+      "div",
+      { class: "tracks", "aria-label": t("ww.arcana_tracks") },
+      ARCANA.map((kind) => {
+        const value = player.arcana[kind];
+        const cells = [];
+        for (let i = 0; i <= TRACK_MAX; i += 1) {
+          let cls = "track-cell";
+          if (TRIGGER_SPACES.includes(i)) cls += " trigger";
+          if (i <= value && i > 0) cls += " passed";
+          if (i === value) cls += " token";
+          cells.push(h("span", { class: cls }, TRIGGER_SPACES.includes(i) ? String(i) : ""));
+        }
+        return h("div", { class: `track track-${kind}`, title: `${arcanaName(kind)}: ${value}/${TRACK_MAX}` }, icon(kind, arcanaName(kind)), h("span", { class: "track-cells" }, cells));
+      }),
+    );
+  }
+
+  function cauldron(player, production, phase) {
+    let content;
+    if (production) {
+      content = [
+        h("span", { class: "cauldron-cubes" }, cubes(production.cauldron)),
+        total(production.outputs) ? h("span", { class: "outputs-note small" }, t("ww.on_outputs"), " ", cubes(production.outputs, "ghost")) : null,
+      ];
+    } else if (phase === "brew" && player.production === "hidden") {
+      content = h("span", { class: "muted small" }, player.done ? t("ww.cauldron_ready") : t("ww.cauldron_secret"));
+    } else content = h("span", { class: "muted small" }, t("ww.cauldron_empty"));
+    return h("div", { class: "cauldron", "data-testid": `cauldron-${player.seat}`, "data-seat": player.seat }, h("span", { class: "zone-label" }, t("ww.cauldron")), content);
+  }
+
+  function rowOf(player) {
+    const row = [];
+    if (player.own_recipe) row.push({ card: player.own_recipe.recipe, rotated: player.own_recipe.rotated, own: true });
+    for (const entry of player.tableau) row.push({ card: entry.card, rotated: entry.rotated, own: false });
+    return row;
+  }
+
+  function tableau(player, mine, usable, production, freshCard) {
+    const row = rowOf(player);
+    const items = row.map((entry) => {
+      const used = production && production.used.includes(entry.card);
+      const canUse = mine && usable.has(entry.card) && !ui.pending;
+      const card = recipeCard(entry.card, entry.rotated, {
+        extra: `${entry.own ? "own" : ""} ${used ? "used" : ""} ${canUse ? "usable" : ""} ${freshCard && freshCard === entry.card && !entry.own ? "flip-in" : ""}`,
+      });
+      if (used) card.append(h("div", { class: "used-badge" }, t("ww.used")));
+      if (canUse) {
+        card.append(
+          h("button", { class: "btn small use", type: "button", "data-action": "use-recipe", "data-recipe": entry.card, "data-key": `use-${entry.card}`, onclick: () => openChooser({ kind: "brew", recipe: entry.card }) }, t("ww.use")),
+        );
+      }
+      return card;
+    });
+    return h("div", { class: "tableau", "aria-label": t("ww.tableau") }, items.length ? items : h("span", { class: "muted small" }, t("ww.no_recipes")));
+  }
+
+  function board(player, view, { mine, usable, fresh }) {
+    const production = mine && player.production && typeof player.production === "object" ? player.production : null;
+    const [status, statusClass] = statusChip(player, view.phase);
+    const n = view.players.length;
+    const nemesis = (player.seat - 1 + n) % n;
+    const personality = player.personality;
+    const power = personality && personality !== "hidden" ? catalog.personalities[personality] : null;
+    const info = ctx.seatInfo(player.seat);
+    const connected = info ? info.bot || info.connected : false;
+    return h(
+      "section",
+      { class: `board ${mine ? "mine" : ""}`, "data-seat": player.seat, "data-testid": mine ? "my-board" : `board-${player.seat}` },
+      h(
+        "header",
+        { class: "board-head" },
+        h("span", { class: `dot ${info && info.bot ? "bot" : connected ? "on" : "off"}`, "aria-hidden": "true" }),
+        h("strong", { class: "board-name", "data-testid": mine ? "my-seat-name" : null }, name(player.seat)),
+        h("span", { class: "persona", title: power ? t(`ww.power.${power.power}`) : "" }, personality === null ? t("ww.no_personality") : personalityName(personality)),
+        status ? h("span", { class: `chip ${statusClass}`, "data-testid": `status-${player.seat}` }, status) : null,
+        h("span", { class: "muted small hand-count", title: t("ww.hand") }, t("ww.cards_in_hand", { count: player.hand_count })),
+        n > 1 ? h("span", { class: "muted small nemesis", title: t("ww.nemesis_help") }, t("ww.sends_to", { name: name(nemesis) })) : null,
+      ),
+      h(
+        "div",
+        { class: "board-body" },
+        h("div", { class: "board-col" }, circle(player, fresh.circle.has(player.seat)), cauldron(player, production, view.phase), arcanaTracks(player)),
+        workbench(player, production, fresh.bench.get(player.seat)),
+      ),
+      tableau(player, mine, usable, production, fresh.cards.get(player.seat)),
+    );
+  }
+
+  // -- the hand and the move panel -----------------------------------------------------------
+  function send(action) {
+    if (ui.pending) return;
+    ui.pending = true;
+    ui.chooser = null;
+    const table = root.querySelector(".ww");
+    if (table) table.dataset.pending = "1";
+    for (const button of root.querySelectorAll("[data-action]")) button.disabled = true;
+    if (!ctx.act(action)) {
+      ui.pending = false;
+      rerender();
+    }
+  }
+
+  function moveButton(label, action, { kind = action.type, cls = "btn", key = null, content = null } = {}) {
+    return h("button", { class: cls, type: "button", "data-action": kind, "data-key": key, disabled: ui.pending, onclick: () => send(action) }, content || label);
+  }
+
+  function openChooser(chooser) {
+    ui.chooser = chooser;
+    rerender();
+    const first = root.querySelector(".chooser [data-action]");
+    if (first) first.focus();
+  }
+
+  function hand(player, legal) {
+    if (!Array.isArray(player.hand)) return null;
+    const plays = legal.filter((a) => a.type === "play");
+    const cards = player.hand.map((id) => {
+      const playable = plays.some((a) => a.card === id);
+      const selected = ui.selected === id;
+      const card = recipeCard(id, selected && ui.rotated, { extra: `${playable ? "playable" : ""} ${selected ? "selected" : ""}`, testid: "hand-card" });
+      if (!playable) return card;
+      return h(
+        "button",
+        { class: "card-button", type: "button", "data-action": "select-card", "data-card": id, "data-key": `card-${id}`, "aria-pressed": String(selected), disabled: ui.pending, onclick: () => { ui.selected = id; ui.rotated = false; rerender(); } },
+        card,
+      );
+    });
+    return h("section", { class: "hand", "data-testid": "hand", "aria-label": t("ww.hand") }, h("h3", {}, t("ww.your_hand")), h("div", { class: "hand-cards" }, cards.length ? cards : h("span", { class: "muted" }, t("ww.empty_hand"))));
+  }
+
+  function studyPanel(legal, me) {
+    const out = [];
+    const gains = legal.filter((a) => a.type === "gain");
+    if (gains.length) {
+      out.push(h("p", {}, t("ww.prompt.gain")));
+      out.push(h("div", { class: "button-row" }, gains.map((a) => moveButton(ing(a.ingredient), a, { key: `gain-${a.ingredient}`, content: [cube(a.ingredient), " ", t("ww.gain_three", { name: ing(a.ingredient) })] }))));
+      return out;
+    }
+    const confirms = legal.filter((a) => a.type === "confirm_random");
+    if (confirms.length) {
+      const card = me.played && me.played !== "hidden" ? me.played.card : null;
+      const canTurn = confirms.some((a) => a.rotated);
+      if (!canTurn) ui.randomRotated = false;
+      out.push(h("p", {}, t("ww.prompt.random_card")));
+      if (card) out.push(h("div", { class: "preview" }, recipeCard(card, ui.randomRotated)));
+      if (canTurn) out.push(h("button", { class: "btn", type: "button", "data-action": "toggle-rotate", "aria-pressed": String(ui.randomRotated), onclick: () => { ui.randomRotated = !ui.randomRotated; rerender(); } }, ui.randomRotated ? t("ww.turn_back") : t("ww.turn")));
+      out.push(h("p", { class: "small muted" }, t("ww.prompt.extra_arcana")));
+      out.push(
+        h("div", { class: "button-row" }, confirms.filter((a) => a.rotated === ui.randomRotated).map((a) =>
+          moveButton("", a, { key: `confirm-${a.arcana}`, content: a.arcana ? [icon(a.arcana, arcanaName(a.arcana)), " ", t("ww.confirm_with", { arcana: arcanaName(a.arcana) })] : t("ww.confirm_without") }),
+        )),
+      );
+      return out;
+    }
+    const plays = legal.filter((a) => a.type === "play");
+    if (plays.length) {
+      if (ui.selected && !plays.some((a) => a.card === ui.selected)) ui.selected = null;
+      out.push(h("p", {}, t("ww.prompt.study")));
+      if (ui.selected) {
+        const straight = plays.find((a) => a.card === ui.selected && !a.rotated);
+        const turned = plays.find((a) => a.card === ui.selected && a.rotated);
+        if (!turned) ui.rotated = false;
+        if (!straight) ui.rotated = true;
+        const action = ui.rotated ? turned : straight;
+        out.push(h("div", { class: "preview" }, recipeCard(ui.selected, ui.rotated)));
+        out.push(
+          h(
+            "div",
+            { class: "button-row" },
+            turned && straight ? h("button", { class: "btn", type: "button", "data-action": "toggle-rotate", "data-key": "rotate", "aria-pressed": String(ui.rotated), disabled: ui.pending, onclick: () => { ui.rotated = !ui.rotated; rerender(); } }, ui.rotated ? t("ww.turn_back") : t("ww.turn")) : null,
+            moveButton(t("ww.play_this"), action, { cls: "btn primary", key: "play" }),
+          ),
+        );
+      } else out.push(h("p", { class: "muted small" }, t("ww.prompt.pick_card")));
+    }
+    const extras = [];
+    for (const a of legal) {
+      if (a.type === "play_random") extras.push(moveButton(t("ww.play_random"), a, { key: "random" }));
+      if (a.type === "swap_hand") extras.push(moveButton(t("ww.swap_hand"), a, { key: "swap" }));
+      if (a.type === "skip") extras.push(moveButton(t("ww.skip"), a, { cls: "btn primary", key: "skip" }));
+    }
+    if (legal.some((a) => a.type === "skip")) out.push(h("p", {}, t("ww.prompt.skip")));
+    if (extras.length) out.push(h("div", { class: "button-row" }, extras));
+    return out;
+  }
+
+  function arcanaPanel(legal, production) {
+    const out = [h("p", {}, t("ww.prompt.arcana"))];
+    for (const kind of TRIGGERS) {
+      if (!production.triggers.includes(kind)) continue;
+      const options = legal.filter((a) => a.type === kind);
+      const decline = legal.find((a) => a.type === "decline" && a.arcana === kind);
+      const buttons = options.map((a) => {
+        if (kind === "raven") return moveButton("", a, { key: `raven-${JSON.stringify(a.remove)}`, cls: "btn option", content: [t("ww.remove"), " ", h("span", { class: "slots" }, cubes(a.remove))] });
+        return moveButton("", a, { key: `${kind}-${a.ingredient}`, cls: "btn option", content: [cube(a.ingredient), " ", ing(a.ingredient)] });
+      });
+      out.push(
+        h(
+          "div",
+          { class: `arcana-choice arcana-${kind}`, "data-testid": `arcana-${kind}` },
+          h("h4", {}, icon(kind, t(`ww.trigger.${kind}`)), " ", t(`ww.trigger.${kind}`)),
+          h("p", { class: "small muted" }, t(`ww.trigger_help.${kind}`)),
+          h("div", { class: "button-row wrap" }, buttons, decline ? moveButton(t("ww.decline"), decline, { kind: "decline", cls: "btn ghost", key: `decline-${kind}` }) : null),
+        ),
+      );
+    }
+    return out;
+  }
+
+  function variantContent(action) {
+    const take = action.take || {};
+    const parts = [];
+    for (const source of ["workbench", "outputs", "supply"]) {
+      if (take[source] && total(take[source])) parts.push(h("span", { class: "take" }, h("span", { class: "slots" }, cubes(take[source])), " ", t(`ww.from.${source}`)));
+    }
+    const taken = parts.length ? parts : [h("span", { class: "muted" }, t("ww.take_nothing"))];
+    if (action.type === "claim") return [cube(action.ingredient), " ", t("ww.claim_one", { name: ing(action.ingredient) })];
+    const result = action.type === "scholar"
+      ? h("span", {}, icon("book", arcanaName("book")), " ", ing(action.ingredient))
+      : h("span", { class: "slots" }, total(action.make) ? cubes(action.make) : "∅");
+    return [h("span", { class: "variant-in" }, taken), h("span", { class: "arrow" }, "➜"), h("span", { class: "variant-out" }, result)];
+  }
+
+  function variantLabel(action) {
+    const take = action.take || {};
+    const sources = ["workbench", "outputs", "supply"].filter((s) => take[s] && total(take[s])).map((s) => `${cubeWords(take[s])} ${t(`ww.from.${s}`)}`);
+    if (action.type === "claim") return t("ww.claim_one", { name: ing(action.ingredient) });
+    const made = action.type === "scholar" ? `${arcanaName("book")}: ${ing(action.ingredient)}` : cubeWords(action.make);
+    return `${sources.join("; ") || t("ww.take_nothing")} → ${made}`;
+  }
+
+  function chooserPanel(legal) {
+    const chooser = ui.chooser;
+    const variants = legal.filter((a) => (chooser.kind === "brew" ? a.type === "brew" && a.recipe === chooser.recipe : a.type === chooser.kind));
+    if (!variants.length) {
+      ui.chooser = null;
+      return null;
+    }
+    const title = chooser.kind === "brew" ? t("ww.chooser.brew", { card: cardName(chooser.recipe) }) : t(`ww.chooser.${chooser.kind}`);
+    return h(
+      "div",
+      { class: "chooser", role: "dialog", "aria-label": title, "data-testid": "chooser" },
+      h("h4", {}, title),
+      chooser.kind === "brew" ? h("p", { class: "small muted" }, t("ww.chooser.help")) : null,
+      h(
+        "ul",
+        { class: "variants" },
+        variants.map((a, i) => h("li", {}, h("button", { class: "btn option variant", type: "button", "data-action": a.type, "data-key": `variant-${i}`, "aria-label": variantLabel(a), title: variantLabel(a), disabled: ui.pending, onclick: () => send(a) }, variantContent(a)))),
+      ),
+      h("button", { class: "btn ghost", type: "button", "data-role": "cancel", onclick: () => { ui.chooser = null; rerender(); } }, t("ww.cancel")),
+    );
+  }
+
+  function brewPanel(legal) {
+    const out = [h("p", {}, t("ww.prompt.brew"))];
+    if (ui.chooser) {
+      const panel = chooserPanel(legal);
+      if (panel) out.push(panel);
+    }
+    const row = [];
+    if (legal.some((a) => a.type === "scholar")) row.push(h("button", { class: "btn", type: "button", "data-action": "open-scholar", disabled: ui.pending, onclick: () => openChooser({ kind: "scholar" }) }, t("ww.scholar")));
+    if (legal.some((a) => a.type === "claim")) row.push(h("button", { class: "btn", type: "button", "data-action": "open-claim", disabled: ui.pending, onclick: () => openChooser({ kind: "claim" }) }, t("ww.claim")));
+    const done = legal.find((a) => a.type === "done");
+    if (done) row.push(moveButton(t("ww.done"), done, { cls: "btn primary", key: "done" }));
+    out.push(h("div", { class: "button-row" }, row));
+    return out;
+  }
+
+  function personalityPanel(legal) {
+    return [
+      h("p", {}, t("ww.prompt.personality")),
+      h(
+        "div",
+        { class: "offers" },
+        legal.filter((a) => a.type === "keep_personality").map((a) => {
+          const card = catalog.personalities[a.personality];
+          return h(
+            "div",
+            { class: "card personality" },
+            h("div", { class: "card-name" }, personalityName(a.personality)),
+            h("p", { class: "small" }, t(`ww.power.${card.power}`)),
+            h("div", { class: "small" }, t("ww.starts_with"), " ", h("span", { class: "slots" }, cubes(card.start))),
+            card.recipe ? recipeCard(a.personality, false) : null,
+            moveButton(t("ww.keep"), a, { cls: "btn primary", key: `keep-${a.personality}` }),
+          );
+        }),
+      ),
+    ];
+  }
+
+  function waitingPanel(message) {
+    const view = message.view;
+    if (view.phase === "over") return [];
+    const names = message.to_move.map(name).join(", ");
+    const me = mySeat();
+    const lines = [];
+    if (me === null) lines.push(h("p", { class: "muted" }, t("ww.spectating")));
+    if (names) lines.push(h("p", {}, t("ww.waiting_for", { names })));
+    return lines;
+  }
+
+  function endScreen(message) {
+    const result = message.result;
+    const view = message.view;
+    const winners = result.winners.map(name).join(", ");
+    const mine = mySeat();
+    const iWon = mine !== null && result.winners.includes(mine);
+    const ranking = view.players.map((p) => p.seat).sort((a, b) => result.scores[b] - result.scores[a]);
+    return h(
+      "section",
+      { class: "end-screen", "data-testid": "game-over", role: "status" },
+      h("div", { class: "trophy", "aria-hidden": "true" }, "☾✦"),
+      h("h2", { "data-testid": "winner" }, result.winners.length > 1 ? t("ww.end.shared", { names: winners }) : iWon ? t("ww.end.you_win") : t("ww.end.wins", { names: winners })),
+      h("p", { "data-testid": "win-reason" }, t(`ww.reason.${result.reason}`)),
+      h(
+        "ol",
+        { class: "scores" },
+        ranking.map((seat) => h("li", { class: result.winners.includes(seat) ? "winner" : "" }, h("strong", {}, name(seat)), " — ", t("ww.end.score", { count: result.scores[seat] }), " ", h("span", { class: "slots" }, cubes(view.players[seat].circle)))),
+      ),
+      h(
+        "div",
+        { class: "button-row" },
+        h("button", { class: "btn primary", type: "button", "data-testid": "rematch", onclick: (event) => { event.currentTarget.disabled = true; ctx.rematch(); } }, t("ww.end.rematch")),
+        h("a", { class: "btn", href: "/" }, t("room.back_to_lobby")),
+      ),
+    );
+  }
+
+  function movePanel(message, me) {
+    const legal = message.legal;
+    const view = message.view;
+    let body;
+    if (message.result) return endScreen(message);
+    if (!legal.length) body = waitingPanel(message);
+    else if (view.phase === "personality") body = personalityPanel(legal);
+    else if (view.phase === "study") body = studyPanel(legal, me);
+    else if (legal.some((a) => TRIGGERS.includes(a.type) || a.type === "decline")) body = arcanaPanel(legal, me.production);
+    else body = brewPanel(legal);
+    return h("section", { class: `moves ${legal.length ? "my-turn" : ""}`, "data-testid": "moves", "aria-live": "polite" }, body);
+  }
+
+  // -- the whole table -----------------------------------------------------------------------
+  function freshness(message, previous) {
+    // What changed since the last message, so it can be animated: new cubes, revealed cards.
+    const fresh = { bench: new Map(), circle: new Set(), cards: new Map() };
+    if (!previous) return fresh;
+    for (const player of message.view.players) {
+      const before = previous.view.players[player.seat];
+      if (!before) continue;
+      fresh.bench.set(player.seat, before.workbench);
+      if (player.circle_total > before.circle_total) fresh.circle.add(player.seat);
+    }
+    for (const event of message.events || []) {
+      if (event.type === "recipes_revealed") for (const play of event.plays) fresh.cards.set(play.seat, play.card);
+    }
+    return fresh;
+  }
+
+  function phaseLine(view) {
+    const phase = t(`ww.phase.${view.phase}`);
+    return h(
+      "div",
+      { class: "phase-line" },
+      view.round ? h("span", { class: "round" }, t("ww.round", { round: view.round })) : null,
+      h("span", { class: `phase phase-${view.phase}`, "data-testid": "phase" }, phase),
+      h("span", { class: "muted small" }, t("ww.deck", { count: view.deck_count })),
+      h("span", { class: "muted small" }, t("ww.discard", { count: view.discard_count })),
+    );
+  }
+
+  function draw(message, animate) {
+    const view = message.view;
+    const seat = mySeat();
+    const me = seat !== null ? view.players[seat] : null;
+    const usable = new Set(message.legal.filter((a) => a.type === "brew").map((a) => a.recipe));
+    const fresh = animate ? freshness(message, ui.previous) : { bench: new Map(), circle: new Set(), cards: new Map() };
+    const n = view.players.length;
+    const others = [];
+    for (let i = 1; i <= n; i += 1) {
+      const other = seat === null ? i - 1 : (seat + i) % n;
+      if (other !== seat) others.push(view.players[other]);
+    }
+    const focusKey = document.activeElement && root.contains(document.activeElement) ? document.activeElement.dataset.key : null;
+    clear(root).append(
+      h(
+        "div",
+        { class: `ww phase-${view.phase} ${seat === null ? "spectator" : ""}`, dataset: { version: message.version, round: view.round, pending: ui.pending ? "1" : "0", myTurn: message.legal.length && !message.result ? "1" : "0", phase: view.phase } },
+        phaseLine(view),
+        h("div", { class: `others count-${others.length}` }, others.map((p) => board(p, view, { mine: false, usable, fresh }))),
+        movePanel(message, me),
+        me ? board(me, view, { mine: true, usable, fresh }) : null,
+        me ? hand(me, message.legal) : null,
+      ),
+    );
+    if (focusKey) {
+      const again = root.querySelector(`[data-key="${CSS.escape(focusKey)}"]`);
+      if (again) again.focus();
+    }
+    if (animate) flyCauldrons(message);
+  }
+
+  function flyCauldrons(message) {
+    const passes = (message.events || []).filter((e) => e.type === "cauldron_passed" && total(e.cubes));
+    if (!passes.length || window.matchMedia("(prefers-reduced-motion: reduce)").matches) return;
+    for (const pass of passes) {
+      const from = root.querySelector(`[data-seat="${pass.from}"] .cauldron`);
+      const to = root.querySelector(`[data-seat="${pass.to}"] .workbench`);
+      if (!from || !to) continue;
+      const a = from.getBoundingClientRect();
+      const b = to.getBoundingClientRect();
+      const chip = h("div", { class: "flying-cauldron", "aria-hidden": "true" }, cubes(pass.cubes));
+      chip.style.left = `${a.left + window.scrollX}px`;
+      chip.style.top = `${a.top + window.scrollY}px`;
+      document.body.append(chip);
+      const dx = b.left + b.width / 2 - (a.left + a.width / 2);
+      const dy = b.top + b.height / 2 - (a.top + a.height / 2);
+      const flight = chip.animate(
+        [
+          { transform: "translate(0, 0) scale(1)", opacity: 1 },
+          { transform: `translate(${dx / 2}px, ${dy / 2 - 40}px) scale(1.15)`, opacity: 1, offset: 0.5 },
+          { transform: `translate(${dx}px, ${dy}px) scale(.8)`, opacity: 0 },
+        ],
+        { duration: 1100, easing: "ease-in-out" },
+      );
+      flight.onfinish = () => chip.remove();
+      setTimeout(() => chip.remove(), 1500);
+      if (total(pass.overflow)) {
+        const target = root.querySelector(`[data-seat="${pass.from}"] .circle`);
+        if (target) target.append(h("span", { class: "overflow-pop" }, `+${total(pass.overflow)}`));
+      }
+    }
+  }
+
+  function rerender() {
+    if (ui.message) draw(ui.message, false);
+  }
+
+  return {
+    render(message) {
+      const fresh = message !== ui.message;
+      if (fresh) {
+        ui.previous = ui.message;
+        ui.message = message;
+        ui.pending = false;
+        const stage = `${message.view.round}:${message.view.phase}`;
+        if (stage !== ui.stage) {
+          ui.stage = stage;
+          ui.selected = null;
+          ui.rotated = false;
+          ui.randomRotated = false;
+          ui.chooser = null;
+        }
+        if (ui.chooser && ui.chooser.kind === "brew" && !message.legal.some((a) => a.type === "brew" && a.recipe === ui.chooser.recipe)) ui.chooser = null;
+      }
+      draw(message, fresh);
+    },
+    rejected() {
+      ui.pending = false;
+      rerender();
+    },
+    describe(event) {
+      return describeEvent(event);
+    },
+  };
+
+  // -- the table log in words ----------------------------------------------------------------
+  function describeEvent(e) {
+    const me = mySeat();
+    const who = (seat) => (seat === me ? t("ww.log.you") : name(seat));
+    switch (e.type) {
+      case "round_started":
+        return t("ww.log.round_started", { round: e.round });
+      case "recipe_chosen":
+        return t("ww.log.recipe_chosen", { name: who(e.seat) });
+      case "recipes_revealed":
+        return t("ww.log.revealed", {
+          plays: e.plays.map((p) => {
+            let text = `${who(p.seat)}: ${cardName(p.card)}`;
+            if (p.rotated) text += ` (${t("ww.turned")})`;
+            if (p.random) text += ` (${t("ww.log.random")})`;
+            if (p.triggers.length) text += ` ⇒ ${p.triggers.map((k) => t(`ww.trigger.${k}`)).join(", ")}`;
+            return text;
+          }).join(" · ") || t("ww.nothing"),
+        });
+      case "personality_kept":
+        return t("ww.log.personality_kept", { name: who(e.seat) });
+      case "personalities_revealed":
+        return t("ww.log.personalities_revealed", { list: e.personalities.map((p, seat) => `${who(seat)}: ${personalityName(p)}`).join(", ") });
+      case "cards_drawn":
+      case "hand_received":
+        return t("ww.log.your_hand", { cards: e.cards.map(cardName).join(", ") || t("ww.nothing") });
+      case "hand_swapped":
+        return t("ww.log.hand_swapped", { name: who(e.seat) });
+      case "random_play":
+        return t("ww.log.random_play", { name: who(e.seat) });
+      case "random_card":
+        return t("ww.log.random_card", { card: cardName(e.card) });
+      case "forced_gain":
+        return t(total(e.overflow) ? "ww.log.forced_gain_overflow" : "ww.log.forced_gain", { name: who(e.seat), cubes: cubeWords(e.placed), overflow: cubeWords(e.overflow), other: who(e.overflow_to) });
+      case "potion_brewed":
+        return t("ww.log.potion", { name: ing(e.ingredient) });
+      case "raven_removed":
+        return t("ww.log.raven", { cubes: cubeWords(e.cubes) });
+      case "book_named":
+        return t(e.by === "scholar" ? "ww.log.scholar_book" : "ww.log.book", { name: ing(e.ingredient) });
+      case "cube_poured":
+        return t("ww.log.pour", { name: ing(e.ingredient) });
+      case "arcana_declined":
+        return t("ww.log.declined", { arcana: t(`ww.trigger.${e.arcana}`) });
+      case "brewed":
+        return t("ww.log.brewed", { card: cardName(e.recipe), take: variantLabel({ type: "brew", take: e.take, make: e.make }) });
+      case "personality_discarded":
+        return t("ww.log.personality_discarded", { name: who(e.seat), personality: personalityName(e.personality) });
+      case "cube_claimed":
+        return t("ww.log.claimed", { name: ing(e.ingredient) });
+      case "brewing_done":
+        return t("ww.log.brewing_done", { name: who(e.seat) });
+      case "production":
+        return t("ww.log.production", { name: who(e.seat), count: e.used.length, cubes: cubeWords(e.cauldron) });
+      case "cauldron_passed":
+        return t(total(e.overflow) ? "ww.log.cauldron_overflow" : "ww.log.cauldron", { from: who(e.from), to: who(e.to), cubes: cubeWords(e.cubes), overflow: cubeWords(e.overflow), count: total(e.overflow) });
+      case "recipe_turned":
+        return t("ww.log.recipe_turned", { name: who(e.seat) });
+      case "hands_passed":
+        return t("ww.log.hands_passed");
+      case "deck_reshuffled":
+        return t("ww.log.deck_reshuffled");
+      case "deck_empty":
+        return t("ww.log.deck_empty");
+      case "game_over":
+        return t("ww.log.game_over", { names: e.winners.map(who).join(", "), reason: t(`ww.reason.${e.reason}`) });
+      default:
+        return null;
+    }
+  }
+}

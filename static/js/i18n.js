@@ -1,0 +1,96 @@
+// Translations: static/i18n/{en,vi,es}.json, picked from the browser, switchable, persisted.
+// A key missing from the chosen language falls back to English and is recorded, so tests can
+// prove every string a player sees exists in all three languages.
+
+export const LANGUAGES = ["en", "vi", "es"];
+const STORAGE_KEY = "coven:lang";
+
+let lang = "en";
+let dict = {};
+let english = {};
+const listeners = [];
+const missing = new Set();
+
+window.coven = Object.assign(window.coven || {}, {
+  missingKeys: () => [...missing],
+  language: () => lang,
+});
+
+function pickLanguage() {
+  const url = new URLSearchParams(location.search).get("lang");
+  if (LANGUAGES.includes(url)) return url;
+  const saved = localStorage.getItem(STORAGE_KEY);
+  if (LANGUAGES.includes(saved)) return saved;
+  for (const tag of navigator.languages || [navigator.language || "en"]) {
+    const base = String(tag).toLowerCase().split("-")[0];
+    if (LANGUAGES.includes(base)) return base;
+  }
+  return "en";
+}
+
+async function load(code) {
+  const response = await fetch(`/static/i18n/${code}.json`);
+  if (!response.ok) throw new Error(`cannot load language ${code}`);
+  return response.json();
+}
+
+export async function initI18n() {
+  lang = pickLanguage();
+  english = await load("en");
+  try {
+    dict = lang === "en" ? english : await load(lang);
+  } catch {
+    lang = "en";
+    dict = english;
+  }
+  document.documentElement.lang = lang;
+  const select = document.getElementById("lang-select");
+  if (select) {
+    select.value = lang;
+    select.addEventListener("change", () => setLanguage(select.value));
+  }
+  translateStatic(document);
+}
+
+export async function setLanguage(code) {
+  if (!LANGUAGES.includes(code)) return;
+  dict = code === "en" ? english : await load(code);
+  lang = code;
+  localStorage.setItem(STORAGE_KEY, code);
+  document.documentElement.lang = code;
+  translateStatic(document);
+  for (const fn of listeners) fn(code);
+}
+
+export function onLanguageChange(fn) {
+  listeners.push(fn);
+}
+
+export function has(key) {
+  return key in english;
+}
+
+/** The text for ``key`` with ``{name}`` placeholders filled from ``params``. */
+export function t(key, params = {}) {
+  let text = dict[key];
+  if (text === undefined) {
+    missing.add(`${lang}:${key}`);
+    text = english[key] ?? key;
+  }
+  return text.replace(/\{(\w+)\}/g, (_, name) => (name in params ? String(params[name]) : `{${name}}`));
+}
+
+/** Plural-aware: uses ``key.one`` when count is 1, else ``key.other``. */
+export function tn(key, count, params = {}) {
+  return t(`${key}.${count === 1 ? "one" : "other"}`, { count, ...params });
+}
+
+export function translateStatic(root) {
+  for (const node of root.querySelectorAll("[data-i18n]")) node.textContent = t(node.dataset.i18n);
+  for (const node of root.querySelectorAll("[data-i18n-placeholder]")) {
+    node.placeholder = t(node.dataset.i18nPlaceholder);
+  }
+  for (const node of root.querySelectorAll("[data-i18n-label]")) {
+    node.setAttribute("aria-label", t(node.dataset.i18nLabel));
+  }
+}

@@ -1,0 +1,185 @@
+// The lobby: pick a game and its options, open a table, see the open public tables.
+
+import { api, createRoom, playerName } from "./api.js";
+import { clear, h } from "./dom.js";
+import { has, initI18n, onLanguageChange, t } from "./i18n.js";
+
+const POLL_MS = 3000;
+let games = [];
+let chosen = null;
+let rooms = [];
+
+function gameText(game, what) {
+  const key = `game.${game.id}.${what}`;
+  return has(key) ? t(key) : what === "title" ? game.title : "";
+}
+
+function optionText(gameId, name, what, fallback) {
+  const key = `game.${gameId}.option.${name}.${what}`;
+  return has(key) ? t(key) : fallback;
+}
+
+function renderGames() {
+  const list = document.getElementById("game-list");
+  for (const node of [...list.querySelectorAll(".game-choice")]) node.remove();
+  for (const game of games) {
+    list.append(
+      h(
+        "label",
+        { class: "game-choice" },
+        h("input", {
+          type: "radio",
+          name: "game",
+          value: game.id,
+          checked: chosen && chosen.id === game.id,
+          onchange: () => {
+            chosen = game;
+            renderOptions();
+          },
+        }),
+        h(
+          "span",
+          { class: "game-text" },
+          h("strong", {}, gameText(game, "title")),
+          h("span", { class: "muted small" }, t("lobby.players", { min: game.min_players, max: game.max_players })),
+          h("span", { class: "small" }, gameText(game, "description")),
+        ),
+      ),
+    );
+  }
+}
+
+// Options are drawn from the game's JSON schema: enums become radio rows, booleans checkboxes.
+function renderOptions() {
+  const box = clear(document.getElementById("game-options"));
+  if (!chosen) return;
+  const properties = (chosen.options && chosen.options.properties) || {};
+  for (const [name, schema] of Object.entries(properties)) {
+    if (schema.enum) {
+      box.append(
+        h(
+          "fieldset",
+          { class: "choice-row", dataset: { option: name } },
+          h("legend", {}, optionText(chosen.id, name, "label", schema.title || name)),
+          schema.enum.map((value) =>
+            h(
+              "label",
+              {},
+              h("input", {
+                type: "radio",
+                name: `opt-${name}`,
+                value,
+                checked: value === schema.default,
+                "data-testid": `option-${name}-${value}`,
+              }),
+              " ",
+              optionText(chosen.id, name, value, value),
+            ),
+          ),
+        ),
+      );
+    } else if (schema.type === "boolean") {
+      box.append(
+        h(
+          "label",
+          { class: "check small", dataset: { option: name } },
+          h("input", { type: "checkbox", name: `opt-${name}`, checked: !!schema.default }),
+          " ",
+          optionText(chosen.id, name, "label", schema.description || name),
+        ),
+      );
+    }
+  }
+}
+
+function readOptions() {
+  const options = {};
+  const properties = (chosen.options && chosen.options.properties) || {};
+  for (const [name, schema] of Object.entries(properties)) {
+    if (schema.enum) {
+      const picked = document.querySelector(`input[name="opt-${name}"]:checked`);
+      if (picked) options[name] = picked.value;
+    } else if (schema.type === "boolean") {
+      const box = document.querySelector(`input[name="opt-${name}"]`);
+      if (box) options[name] = box.checked;
+    }
+  }
+  return options;
+}
+
+function renderRooms() {
+  const list = clear(document.getElementById("room-list"));
+  document.getElementById("room-list-empty").hidden = rooms.length > 0;
+  for (const room of rooms) {
+    const taken = room.seats.length;
+    const game = games.find((g) => g.id === room.game);
+    list.append(
+      h(
+        "li",
+        { class: "room-row" },
+        h(
+          "a",
+          { href: `/r/${encodeURIComponent(room.code)}`, class: "room-link" },
+          h("strong", {}, room.name),
+          h("span", { class: "muted small" }, game ? gameText(game, "title") : room.title),
+          h("span", { class: "badge" }, t("lobby.seats_taken", { taken, total: room.seat_count })),
+          room.status === "playing" ? h("span", { class: "badge live" }, t("lobby.playing")) : null,
+        ),
+      ),
+    );
+  }
+}
+
+async function pollRooms() {
+  try {
+    rooms = await api("GET", "/api/rooms");
+    renderRooms();
+  } catch {
+    /* the next poll will try again */
+  }
+  setTimeout(pollRooms, POLL_MS);
+}
+
+async function main() {
+  await initI18n();
+  const nameInput = document.getElementById("host-name");
+  nameInput.value = playerName.get();
+  games = await api("GET", "/api/games");
+  chosen = games[0] || null;
+  renderGames();
+  renderOptions();
+  onLanguageChange(() => {
+    const options = chosen ? readOptions() : {};
+    renderGames();
+    renderOptions();
+    for (const [name, value] of Object.entries(options)) {
+      const input = document.querySelector(`input[name="opt-${name}"][value="${value}"]`);
+      if (input) input.checked = true;
+    }
+    renderRooms();
+  });
+  document.getElementById("create-form").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const error = document.getElementById("create-error");
+    error.textContent = "";
+    const name = nameInput.value.trim();
+    if (!chosen || !name) {
+      error.textContent = t("lobby.need_name");
+      return;
+    }
+    const visibility = document.querySelector('input[name="visibility"]:checked').value;
+    const button = event.submitter || document.querySelector('[data-testid="create-room"]');
+    button.disabled = true;
+    try {
+      const code = await createRoom({ game: chosen.id, visibility, options: readOptions(), name });
+      location.href = `/r/${encodeURIComponent(code)}`;
+    } catch (err) {
+      error.textContent = t("error.generic", { message: err.message });
+      button.disabled = false;
+    }
+  });
+  pollRooms();
+  document.body.dataset.ready = "1";
+}
+
+main().catch((err) => console.error(err));

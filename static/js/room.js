@@ -1,0 +1,375 @@
+// The room page (/r/{code}): seats, presence, invite and rejoin links, host tools, chat, the
+// table log, and the live table drawn by the game's renderer (static/js/games/{game}.js).
+
+import { api, createRoom, playerName, rejoinUrl, roomUrl, seats as seatStore } from "./api.js";
+import { RoomClient } from "./client.js";
+import { clear, copyText, h, toast } from "./dom.js";
+import { has, initI18n, onLanguageChange, t } from "./i18n.js";
+import { loadRenderer } from "./renderers.js";
+
+const code = document.getElementById("room").dataset.code;
+const page = {
+  room: null, // RoomInfo from GET /api/rooms/{code}
+  seats: [], // SeatInfo list (from the room, then from presence messages)
+  spectators: 0,
+  mine: null, // {seat, token} held by this browser
+  state: null, // the latest `state` message
+  renderer: null,
+  rendererLoading: null,
+  client: null,
+  log: [], // {version, order, event}
+  logOrder: 0,
+  logLoaded: false,
+};
+
+window.coven = Object.assign(window.coven || {}, { page });
+
+// -- seat token from a personal rejoin link: /r/{code}#seat=1&token=… ------------------------
+function takeTokenFromHash() {
+  if (!location.hash.includes("token=")) return;
+  const params = new URLSearchParams(location.hash.slice(1));
+  const token = params.get("token");
+  const seat = Number.parseInt(params.get("seat") ?? "", 10);
+  if (token) seatStore.set(code, Number.isNaN(seat) ? null : seat, token);
+  history.replaceState(null, "", location.pathname + location.search);
+}
+
+const isHost = () => page.mine && page.mine.seat === 0;
+const seatInfo = (seat) => page.seats.find((s) => s.seat === seat) || null;
+
+function seatName(seat) {
+  const info = seatInfo(seat);
+  return info ? info.name : t("room.seat_n", { n: seat + 1 });
+}
+
+function gameTitle() {
+  if (!page.room) return "";
+  const key = `game.${page.room.game}.title`;
+  return has(key) ? t(key) : page.room.title;
+}
+
+// -- seats, presence and the waiting room ------------------------------------------------------
+function renderSeats() {
+  const list = clear(document.getElementById("seats"));
+  const room = page.room;
+  if (!room) return;
+  const playing = room.status !== "open";
+  const count = playing ? page.seats.length : room.seat_count;
+  for (let seat = 0; seat < count; seat += 1) {
+    const info = seatInfo(seat);
+    const me = page.mine && page.mine.seat === seat;
+    if (!info) {
+      list.append(h("li", { class: "seat free" }, h("span", { class: "dot empty", "aria-hidden": "true" }), h("span", { class: "muted" }, t("room.free_seat"))));
+      continue;
+    }
+    const presence = info.bot ? "bot" : info.connected ? "on" : "off";
+    const label = info.bot ? t("room.presence_bot") : info.connected ? t("room.presence_on") : t("room.presence_off");
+    const canHandOver = isHost() && playing && !info.bot && !info.away && !info.connected && room.status === "playing";
+    list.append(
+      h(
+        "li",
+        { class: `seat ${me ? "me" : ""}`, "data-testid": `seat-${seat}`, "data-connected": String(info.connected) },
+        h("span", { class: `dot ${presence}`, title: label, role: "img", "aria-label": label }),
+        h("span", { class: "seat-name" }, info.name),
+        me ? h("span", { class: "badge you" }, t("room.you")) : null,
+        seat === 0 ? h("span", { class: "badge" }, t("room.host")) : null,
+        info.bot ? h("span", { class: "badge bot" }, t("room.bot")) : null,
+        info.away ? h("span", { class: "badge away" }, t("room.away")) : null,
+        canHandOver
+          ? h("button", { class: "btn small", type: "button", "data-testid": `hand-to-bot-${seat}`, onclick: () => handToBot(seat) }, t("room.hand_to_bot"))
+          : null,
+      ),
+    );
+  }
+  document.getElementById("spectators").textContent = page.spectators ? t("room.spectators", { count: page.spectators }) : "";
+}
+
+function renderWaiting() {
+  const room = page.room;
+  const waiting = document.getElementById("waiting");
+  const started = room && room.status !== "open";
+  waiting.hidden = Boolean(started && page.state);
+  document.getElementById("table").hidden = !page.state;
+  if (!room) return;
+  document.getElementById("room-title").textContent = `${gameTitle()} · ${room.name}`;
+  document.getElementById("waiting-title").textContent = started ? t("room.loading_table") : t("room.waiting");
+  const taken = page.seats.length;
+  document.getElementById("room-status").textContent = started
+    ? ""
+    : t("room.seats_status", { taken, total: room.seat_count, min: room.min_players });
+
+  const join = clear(document.getElementById("join-box"));
+  if (!started && !page.mine && taken < room.seat_count) {
+    const input = h("input", { id: "join-name", maxlength: 40, required: true, autocomplete: "nickname", value: playerName.get(), "data-testid": "join-name" });
+    join.append(
+      h(
+        "form",
+        { class: "join-form", onsubmit: (event) => { event.preventDefault(); joinSeat(input.value.trim()); } },
+        h("label", { class: "field" }, h("span", {}, t("lobby.your_name")), input),
+        h("button", { class: "btn primary", type: "submit", "data-testid": "join-button" }, t("room.take_seat")),
+      ),
+      h("p", { class: "muted small" }, t("room.watching_hint")),
+    );
+  } else if (!started && !page.mine) {
+    join.append(h("p", { class: "muted" }, t("room.full")));
+  }
+
+  const host = clear(document.getElementById("host-box"));
+  if (!started && isHost()) {
+    host.append(
+      h(
+        "div",
+        { class: "button-row" },
+        h("button", { class: "btn", type: "button", disabled: taken >= room.seat_count, "data-testid": "add-bot", onclick: addBot }, t("room.add_bot")),
+        h("button", { class: "btn primary", type: "button", disabled: taken < room.min_players, "data-testid": "start", onclick: startMatch }, t("room.start")),
+      ),
+    );
+  } else if (!started && page.mine) {
+    host.append(h("p", { class: "muted" }, t("room.wait_for_host")));
+  }
+}
+
+function renderLinks() {
+  document.getElementById("invite-link").value = roomUrl(code);
+  const box = document.getElementById("rejoin-box");
+  box.hidden = !page.mine;
+  if (page.mine) document.getElementById("rejoin-link").value = rejoinUrl(code, page.mine.seat, page.mine.token);
+}
+
+function renderAll() {
+  renderSeats();
+  renderWaiting();
+  renderLinks();
+  renderLog();
+  if (page.renderer && page.state) page.renderer.render(page.state);
+}
+
+// -- host and seat actions over HTTP -----------------------------------------------------------
+async function refreshRoom() {
+  page.room = await api("GET", `/api/rooms/${encodeURIComponent(code)}`);
+  page.seats = page.room.seats;
+  page.spectators = page.room.spectators;
+}
+
+function failed(err) {
+  toast(t("error.generic", { message: err.message }), "error");
+}
+
+async function joinSeat(name) {
+  if (!name) return;
+  try {
+    const joined = await api("POST", `/api/rooms/${encodeURIComponent(code)}/join`, { body: { name } });
+    page.mine = { seat: joined.seat, token: joined.token };
+    seatStore.set(code, joined.seat, joined.token);
+    playerName.set(name);
+    page.room = joined.room;
+    page.seats = joined.room.seats;
+    page.client.reconnectAs(joined.token);
+    renderAll();
+  } catch (err) {
+    failed(err);
+  }
+}
+
+async function addBot() {
+  try {
+    const added = await api("POST", `/api/rooms/${encodeURIComponent(code)}/bots`, { body: { level: "random" }, token: page.mine.token });
+    page.room = added.room;
+    page.seats = added.room.seats;
+    renderAll();
+  } catch (err) {
+    failed(err);
+  }
+}
+
+async function handToBot(seat) {
+  try {
+    await api("POST", `/api/rooms/${encodeURIComponent(code)}/bots`, { body: { level: "random", seat }, token: page.mine.token });
+    toast(t("room.handed_to_bot", { name: seatName(seat) }));
+  } catch (err) {
+    failed(err);
+  }
+}
+
+async function startMatch() {
+  try {
+    await api("POST", `/api/rooms/${encodeURIComponent(code)}/start`, { token: page.mine.token });
+  } catch (err) {
+    failed(err);
+  }
+}
+
+async function rematch() {
+  const room = page.room;
+  const name = (page.mine && seatName(page.mine.seat)) || playerName.get() || t("room.witch");
+  const newCode = await createRoom({ game: room.game, visibility: room.visibility, options: room.options, name });
+  page.client.chat(t("room.rematch_chat", { link: roomUrl(newCode) }));
+  setTimeout(() => { location.href = `/r/${encodeURIComponent(newCode)}`; }, 150);
+}
+
+// -- the table log -----------------------------------------------------------------------------
+function addLog(version, events) {
+  for (const event of events) page.log.push({ version, order: page.logOrder++, event });
+  if (page.log.length > 400) page.log.splice(0, page.log.length - 400);
+}
+
+function describe(event) {
+  if (page.renderer) {
+    const text = page.renderer.describe(event);
+    if (text !== undefined) return text;
+  }
+  return null;
+}
+
+function renderLog() {
+  const list = clear(document.getElementById("log"));
+  const entries = [...page.log].sort((a, b) => a.version - b.version || a.order - b.order);
+  for (const entry of entries) {
+    const text = describe(entry.event);
+    if (!text) continue;
+    list.append(h("li", { class: `log-${entry.event.type}` }, text));
+  }
+  list.scrollTop = list.scrollHeight;
+}
+
+async function fillLog(fromVersion, toVersion) {
+  try {
+    const log = await api("GET", `/api/rooms/${encodeURIComponent(code)}/log`);
+    const missed = log.events.filter((e) => e.version > fromVersion && e.version < toVersion);
+    const byVersion = new Map();
+    for (const { version, ...event } of missed) {
+      if (!byVersion.has(version)) byVersion.set(version, []);
+      byVersion.get(version).push(event);
+    }
+    for (const [version, events] of byVersion) addLog(version, events);
+    renderLog();
+  } catch {
+    /* the log is a comfort, not a necessity */
+  }
+}
+
+// -- chat --------------------------------------------------------------------------------------
+function chatLine(message) {
+  const list = document.getElementById("chat");
+  const parts = [];
+  const pattern = /(https?:\/\/\S+\/r\/[\w-]+)/g;
+  let last = 0;
+  for (const match of message.text.matchAll(pattern)) {
+    parts.push(message.text.slice(last, match.index));
+    parts.push(h("a", { href: match[0] }, match[0]));
+    last = match.index + match[0].length;
+  }
+  parts.push(message.text.slice(last));
+  const who = message.seat === null || message.seat === undefined ? t("room.spectator") : message.name;
+  list.append(h("li", {}, h("strong", {}, `${who}: `), parts));
+  list.scrollTop = list.scrollHeight;
+}
+
+// -- the live table ----------------------------------------------------------------------------
+async function ensureRenderer() {
+  if (page.renderer) return page.renderer;
+  page.rendererLoading ||= loadRenderer(page.room.game, {
+    root: document.getElementById("table"),
+    t,
+    act: (action) => page.client.act(action),
+    seatName,
+    seatInfo,
+    mySeat: () => (page.state ? page.state.seat : page.mine ? page.mine.seat : null),
+    rematch: () => rematch().catch(failed),
+  });
+  page.renderer = await page.rendererLoading;
+  return page.renderer;
+}
+
+async function onState(message) {
+  const first = page.state === null;
+  page.state = message;
+  if (page.room && page.room.status === "open") page.room.status = message.result ? "finished" : "playing";
+  if (message.seat !== null && message.seat !== undefined && page.mine && page.mine.seat !== message.seat) {
+    page.mine.seat = message.seat;
+    seatStore.set(code, message.seat, page.mine.token);
+  }
+  await ensureRenderer();
+  if (page.state !== message) return; // a newer message arrived while the renderer loaded
+  addLog(message.version, message.events || []);
+  if (first && !page.logLoaded) {
+    page.logLoaded = true;
+    fillLog(-1, message.version);
+  }
+  renderSeats();
+  renderWaiting();
+  renderLog();
+  page.renderer.render(message);
+}
+
+function setConnection(status) {
+  const node = document.getElementById("conn");
+  node.dataset.state = status;
+  node.textContent = status === "open" ? t("conn.live") : status === "reconnecting" ? t("conn.reconnecting") : status === "connecting" ? t("conn.connecting") : status === "closed" ? t("conn.closed") : "";
+  document.body.dataset.connection = status;
+}
+
+async function main() {
+  await initI18n();
+  takeTokenFromHash();
+  page.mine = seatStore.get(code);
+  try {
+    await refreshRoom();
+  } catch (err) {
+    document.getElementById("waiting-title").textContent = err.status === 404 ? t("room.not_found") : t("error.generic", { message: err.message });
+    document.getElementById("room-status").append(h("a", { href: "/" }, t("room.back_to_lobby")));
+    return;
+  }
+  const client = (page.client = new RoomClient(code, page.mine && page.mine.token));
+  client
+    .on("status", (status) => setConnection(status))
+    .on("state", (message) => onState(message).catch((err) => console.error(err)))
+    .on("gap", ({ from, to }) => fillLog(from, to))
+    .on("presence", (message) => {
+      const wasOpen = page.room.status === "open";
+      page.seats = message.seats;
+      page.spectators = message.spectators;
+      if (message.status) page.room.status = message.status;
+      if (wasOpen && message.status !== "open") refreshRoom().then(renderAll).catch(() => {});
+      renderSeats();
+      renderWaiting();
+      if (page.renderer && page.state) page.renderer.render(page.state);
+    })
+    .on("chat", chatLine)
+    .on("ack", () => {})
+    .on("error", (message) => {
+      if (page.renderer && page.renderer.rejected) page.renderer.rejected(message);
+      toast(t("error.generic", { message: message.message }), "error");
+    })
+    .on("bad_token", () => {
+      // This browser's token no longer holds a seat here: watch instead.
+      seatStore.clear(code);
+      page.mine = null;
+      toast(t("room.token_lost"), "error");
+      client.reconnectAs(null);
+      renderAll();
+    })
+    .on("no_room", () => toast(t("room.not_found"), "error"));
+  client.connect();
+
+  document.getElementById("copy-invite").addEventListener("click", async () => {
+    if (await copyText(document.getElementById("invite-link"))) toast(t("room.copied"));
+  });
+  document.getElementById("copy-rejoin").addEventListener("click", async () => {
+    if (await copyText(document.getElementById("rejoin-link"))) toast(t("room.copied"));
+  });
+  document.getElementById("chat-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    const input = document.getElementById("chat-input");
+    const text = input.value.trim();
+    if (text && client.chat(text)) input.value = "";
+  });
+  onLanguageChange(() => {
+    setConnection(client.status);
+    renderAll();
+  });
+  renderAll();
+  document.body.dataset.ready = "1";
+}
+
+main().catch((err) => console.error(err));

@@ -1,0 +1,122 @@
+"""Browser tests: a real ``coven serve`` subprocess driven by Debian's Chromium (Playwright).
+
+Chromium is never downloaded (``playwright install`` needs the network): the tests use
+``/usr/bin/chromium``. Without it they skip on a developer machine and FAIL under ``CI=true``.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
+CHROMIUM = os.environ.get("COVEN_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+    "--no-sandbox",
+    "--disable-gpu",
+]
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def _coven_command() -> list[str]:
+    script = Path(sys.executable).with_name("coven")
+    if script.exists():
+        return [str(script)]
+    return [sys.executable, "-m", "app.cli"]
+
+
+@pytest.fixture(scope="session")
+def chromium_path() -> str:
+    if not (Path(CHROMIUM).exists() or shutil.which(CHROMIUM)):
+        message = f"Chromium not found at {CHROMIUM} (apt-get install -y chromium)"
+        if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
+            pytest.fail(message)
+        pytest.skip(message)
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
+            pytest.fail("playwright (python) is not installed")
+        pytest.skip("playwright (python) is not installed")
+    return CHROMIUM
+
+
+@pytest.fixture(scope="session")
+def coven_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """``coven serve`` on a free port, SQLite in a temp dir, bots without delay."""
+    port = _free_port()
+    db = tmp_path_factory.mktemp("e2e") / "e2e.db"
+    env = {
+        **os.environ,
+        "COVEN_DATABASE_URL": f"sqlite+aiosqlite:///{db}",
+        "COVEN_BOT_DELAY": "0.05",
+        "COVEN_SWEEP_SECONDS": "1",
+    }
+    log = (tmp_path_factory.getbasetemp() / "coven-serve.log").open("wb")
+    process = subprocess.Popen(
+        [*_coven_command(), "serve", "--port", str(port), "--log-level", "warning"],
+        cwd=ROOT,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 40
+    try:
+        while True:
+            if process.poll() is not None:
+                raise RuntimeError(f"coven serve exited with {process.returncode}")
+            try:
+                if httpx.get(f"{url}/healthz", timeout=1).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            if time.monotonic() > deadline:
+                raise RuntimeError("coven serve did not become healthy")
+            time.sleep(0.1)
+        yield url
+    finally:
+        if process.poll() is None:
+            process.send_signal(signal.SIGTERM)
+            try:
+                process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait(timeout=10)
+        log.close()
+
+
+@pytest.fixture(scope="session")
+def browser(chromium_path: str) -> Iterator[object]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium_path, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture(scope="session")
+def artifacts() -> Path:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    return ARTIFACTS

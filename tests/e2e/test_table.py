@@ -1,0 +1,259 @@
+"""A whole Whirling Witchcraft match played by clicking, in Chromium, against `coven serve`.
+
+Three friends (one on a phone-sized screen, in Vietnamese) and a bot; a spectator watches in
+Spanish; one player reloads mid-match and gets her seat back; the end screen shows the winner.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+pytestmark = pytest.mark.e2e
+
+MATCH_SECONDS = 200
+
+# Picks one clickable move on the page (the test never builds an action itself: it only
+# clicks controls the table drew from `legal`) and marks it for a real mouse click.
+PICK_JS = """
+(choice) => {
+  for (const old of document.querySelectorAll('[data-e2e]')) delete old.dataset.e2e;
+  const table = document.querySelector('#table .ww');
+  if (!table) return {state: 'none'};
+  if (document.querySelector('[data-testid=game-over]')) return {state: 'over'};
+  if (table.dataset.pending === '1' || table.dataset.myTurn !== '1') return {state: 'wait', round: +table.dataset.round};
+  const visible = (e) => !e.disabled && e.offsetParent !== null;
+  const chooser = [...document.querySelectorAll('#table .chooser [data-action]')].filter(visible);
+  const all = chooser.length ? chooser : [...document.querySelectorAll('#table [data-action]')].filter(visible);
+  if (!all.length) return {state: 'wait', round: +table.dataset.round};
+  const kinds = all.map((e) => e.dataset.action);
+  return {state: 'move', kinds, round: +table.dataset.round, chooser: chooser.length > 0};
+}
+"""
+
+MARK_JS = """
+([index, chooser]) => {
+  const visible = (e) => !e.disabled && e.offsetParent !== null;
+  const pool = chooser ? '#table .chooser [data-action]' : '#table [data-action]';
+  const all = [...document.querySelectorAll(pool)].filter(visible);
+  if (!all[index]) return false;
+  all[index].dataset.e2e = 'pick';
+  return true;
+}
+"""
+
+
+@dataclass
+class Player:
+    name: str
+    page: Any
+    errors: list[str] = field(default_factory=list)
+
+    def watch_console(self) -> None:
+        def on_console(message: Any) -> None:
+            if message.type == "error":
+                self.errors.append(f"console: {message.text}")
+
+        self.page.on("console", on_console)
+        self.page.on("pageerror", lambda exc: self.errors.append(f"pageerror: {exc}"))
+
+
+def choose(kinds: list[str], chooser: bool, rng: random.Random) -> int:
+    """A random player with a bias towards making progress."""
+    indexed = list(enumerate(kinds))
+    if chooser:
+        return rng.randrange(len(kinds))
+
+    def of(*names: str) -> list[int]:
+        return [i for i, k in indexed if k in names]
+
+    if of("play"):
+        turn = of("toggle-rotate")
+        if turn and rng.random() < 0.3:
+            return turn[0]
+        return of("play")[0]
+    for group in (
+        ("keep_personality", "gain", "confirm_random", "skip"),
+        ("potion", "raven", "book", "pour", "decline"),
+    ):
+        if of(*group):
+            return rng.choice(of(*group))
+    if of("use-recipe") and rng.random() < 0.8:
+        return rng.choice(of("use-recipe"))
+    if of("done"):
+        return of("done")[0]
+    if of("select-card"):
+        return rng.choice(of("select-card"))
+    return rng.randrange(len(kinds))
+
+
+def step(player: Player, rng: random.Random) -> dict[str, Any]:
+    info: dict[str, Any] = player.page.evaluate(PICK_JS)
+    if info["state"] != "move":
+        return info
+    index = choose(info["kinds"], info["chooser"], rng)
+    if not player.page.evaluate(MARK_JS, [index, info["chooser"]]):
+        return {"state": "wait"}
+    try:
+        player.page.click("[data-e2e=pick]", timeout=3000)
+    except Exception:  # the table re-rendered under the mouse (another witch moved): retry
+        return {"state": "wait"}
+    return info
+
+
+def new_player(browser: Any, name: str, **context: Any) -> Player:
+    ctx = browser.new_context(**context)
+    page = ctx.new_page()
+    page.set_default_timeout(15000)
+    player = Player(name, page)
+    player.watch_console()
+    return player
+
+
+def shot(player: Player, artifacts: Path, name: str) -> None:
+    player.page.screenshot(path=str(artifacts / f"{name}.png"), full_page=True)
+
+
+def test_lobby_lists_public_rooms_live(browser: Any, coven_server: str, artifacts: Path) -> None:
+    visitor = new_player(browser, "visitor", locale="en-US", viewport={"width": 1280, "height": 800})
+    page = visitor.page
+    page.goto(f"{coven_server}/")
+    page.wait_for_selector("[data-testid=game-list] input[value=whirling-witchcraft]")
+    created = httpx.post(
+        f"{coven_server}/api/rooms",
+        json={"game": "whirling-witchcraft", "visibility": "public", "name": "Hecate"},
+    ).json()
+    code = created["room"]["code"]
+    page.wait_for_selector(f"[data-testid=room-list] a[href='/r/{code}']", timeout=10000)
+    assert "Hecate" in page.inner_text("[data-testid=room-list]")
+    shot(visitor, artifacts, "lobby")
+    assert visitor.errors == []
+    page.context.close()
+
+
+def test_whole_match_by_clicking(browser: Any, coven_server: str, artifacts: Path) -> None:
+    rng = random.Random(20260)
+    desktop = {"width": 1366, "height": 900}
+    host = new_player(browser, "Morgana", locale="en-US", viewport=desktop)
+    friend = new_player(
+        browser, "Baba", locale="vi-VN", viewport={"width": 375, "height": 812},
+        is_mobile=True, has_touch=True,
+    )
+    circe = new_player(browser, "Circe", locale="en-GB", viewport=desktop)
+    spectator = new_player(browser, "spectator", locale="es-ES", viewport=desktop)
+    players = [host, friend, circe]
+    everyone = [*players, spectator]
+
+    # The host opens a private table in the lobby.
+    page = host.page
+    page.goto(f"{coven_server}/")
+    page.wait_for_selector("[data-testid=game-list] input[value=whirling-witchcraft]")
+    page.fill("[data-testid=host-name]", host.name)
+    page.check("[data-testid=visibility-private]")
+    page.check("[data-testid=option-personalities-initiates]")
+    page.click("[data-testid=create-room]")
+    page.wait_for_url("**/r/*")
+    page.wait_for_function("document.querySelector('[data-testid=invite-link]').value.includes('/r/')")
+    invite = page.input_value("[data-testid=invite-link]")
+    code = invite.rsplit("/", 1)[1]
+    rooms = httpx.get(f"{coven_server}/api/rooms").json()
+    assert code not in [r["code"] for r in rooms], "a private room must not be listed"
+
+    # Two friends open the link in their own browsers and take seats.
+    for seat, player in ((1, friend), (2, circe)):
+        player.page.goto(invite)
+        player.page.fill("[data-testid=join-name]", player.name)
+        player.page.click("[data-testid=join-button]")
+        player.page.wait_for_selector(f"[data-testid=seat-{seat}] >> text={player.name}")
+    spectator.page.goto(invite)
+    spectator.page.wait_for_selector("[data-testid=seat-2]")
+
+    # The host adds a bot; everyone sees four seats, the humans connected.
+    page.click("[data-testid=add-bot]")
+    page.wait_for_selector("[data-testid=seat-3]")
+    page.wait_for_selector("[data-testid=seat-2][data-connected=true]")
+    shot(host, artifacts, "room")
+    shot(friend, artifacts, "room-phone-vi")
+
+    page.click("[data-testid=start]")
+    for player in everyone:
+        player.page.wait_for_selector("#table .ww")
+
+    # Chat goes around the table.
+    page.fill("[data-testid=chat-input]", "Blessed be!")
+    page.click("[data-testid=chat-send]")
+    friend.page.wait_for_selector("[data-testid=chat] >> text=Blessed be!")
+
+    reloaded = False
+    mid_shot = False
+    deadline = time.monotonic() + MATCH_SECONDS
+    over: set[str] = set()
+    while len(over) < len(players):
+        assert time.monotonic() < deadline, "the match did not end in time"
+        moved = False
+        for player in players:
+            if player.name in over:
+                continue
+            info = step(player, rng)
+            if info["state"] == "over":
+                over.add(player.name)
+            elif info["state"] == "move":
+                moved = True
+            round_ = info.get("round") or 0
+            if not reloaded and round_ >= 2 and player is circe:
+                circe.page.reload()
+                circe.page.wait_for_selector("#table .ww")
+                assert circe.page.inner_text("[data-testid=my-board] [data-testid=my-seat-name]") == "Circe"
+                assert circe.page.locator("[data-testid=hand]").count() == 1
+                reloaded = True
+            if not mid_shot and round_ >= 3 and info["state"] == "move":
+                shot(host, artifacts, "table-mid-game")
+                shot(friend, artifacts, "table-phone-vi")
+                shot(spectator, artifacts, "table-spectator-es")
+                # The spectator sees the public table and nothing secret.
+                spec = spectator.page
+                assert spec.locator("[data-testid=hand]").count() == 0
+                assert spec.locator("[data-testid=hand-card]").count() == 0
+                assert spec.locator("#table [data-action]").count() == 0
+                assert spec.locator("[data-testid=board-0]").count() == 1
+                mid_shot = True
+        if not moved:
+            players[0].page.wait_for_timeout(25)
+
+    assert reloaded, "the match ended before anyone could reload"
+    spectator.page.wait_for_selector("[data-testid=game-over]")
+    for player in everyone:
+        player.page.wait_for_selector("[data-testid=win-reason]")
+    shot(host, artifacts, "end-screen")
+    shot(friend, artifacts, "end-screen-phone-vi")
+    shot(spectator, artifacts, "end-screen-spectator-es")
+    winner_text = host.page.inner_text("[data-testid=winner]")
+    assert winner_text.strip()
+    assert spectator.page.locator("[data-testid=hand-card]").count() == 0
+
+    # The table log told the story in words.
+    log = host.page.inner_text("[data-testid=log]")
+    assert "Round 1" in log and "cauldron" in log.lower()
+
+    # Every string the Vietnamese and Spanish players saw exists in their language.
+    for player in everyone:
+        missing = player.page.evaluate("window.coven.missingKeys()")
+        assert missing == [], f"{player.name}: missing translations {missing}"
+    assert friend.page.evaluate("document.documentElement.lang") == "vi"
+    assert spectator.page.evaluate("document.documentElement.lang") == "es"
+
+    # Rematch: a new room with the same game and options, its link posted in the chat.
+    host.page.click("[data-testid=rematch]")
+    host.page.wait_for_url(lambda url: "/r/" in url and code not in url)
+    friend.page.wait_for_selector("[data-testid=chat] a[href*='/r/']")
+
+    for player in everyone:
+        assert player.errors == [], f"{player.name}: {player.errors}"
+    for player in everyone:
+        player.page.context.close()
