@@ -59,6 +59,12 @@ async def room_socket(websocket: WebSocket, code: str, token: str | None = None)
         await _serve(websocket, coven, conn, room.seats)
     except WebSocketDisconnect:
         pass
+    except RuntimeError:
+        # Sending on a socket the peer already closed (starlette's WebSocketDisconnected).
+        if websocket.application_state == WebSocketState.CONNECTED and (
+            websocket.client_state == WebSocketState.CONNECTED
+        ):
+            raise
     finally:
         await coven.hub.leave(conn)
         if websocket.client_state == WebSocketState.CONNECTED:

@@ -27,6 +27,7 @@ class BotRunner:
         self.sweep_seconds = settings.sweep_seconds
         self._tasks: dict[str, asyncio.Task[None]] = {}
         self._wake: dict[str, asyncio.Event] = {}
+        self._fresh: set[str] = set()
         self._sweeper: asyncio.Task[None] | None = None
         service.on_change.append(self.kick)
 
@@ -44,7 +45,11 @@ class BotRunner:
                 await task
         self._tasks.clear()
 
-    def kick(self, code: str) -> None:
+    def kick(self, code: str, fresh: bool = False) -> None:
+        """Look at ``code`` soon; ``fresh`` reads the database rather than this worker's copy
+        (another worker may have moved the match)."""
+        if fresh:
+            self._fresh.add(code)
         task = self._tasks.get(code)
         if task is not None and not task.done():
             self._wake[code].set()
@@ -55,8 +60,8 @@ class BotRunner:
     async def _sweep(self) -> None:
         while True:
             try:
-                for code in await self.service.repo.playing_rooms():
-                    self.kick(code)
+                for code in await self.service.repo.rooms_needing_bots():
+                    self.kick(code, fresh=True)
             except asyncio.CancelledError:
                 raise
             except Exception:
@@ -85,13 +90,17 @@ class BotRunner:
     async def _play_once(self, code: str) -> float | None:
         """Play what is owed now; return how long to wait before looking again (``None``:
         nothing will fall due without a new commit)."""
+        table = None if code in self._fresh else self.service.cached(code)
+        self._fresh.discard(code)
         try:
-            table = await self.service.table(code)
+            table = table or await self.service.table(code)
         except CovenError:
             return None
-        if table.result is not None:
-            return None
         room = table.room
+        if table.result is not None or not (
+            room.turn_seconds or any(s.bot_level or s.away for s in room.seats)
+        ):
+            return None
         due = []
         deadline: float | None = None
         for seat in sorted(table.to_move):

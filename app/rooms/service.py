@@ -6,6 +6,7 @@ Humans over HTTP, humans over WebSocket, bots and the turn clock all go through 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import hashlib
 import json
 import secrets
@@ -24,7 +25,15 @@ from app.store.repository import (
 )
 from engine import registry
 from engine.bots import LEVELS, make_bot
-from engine.protocol import Event, Game, IllegalAction, events_for, parse_options, public_events
+from engine.protocol import (
+    Event,
+    Game,
+    IllegalAction,
+    Step,
+    events_for,
+    parse_options,
+    public_events,
+)
 
 MAX_RETRIES = 8
 
@@ -44,6 +53,16 @@ def new_room_code() -> str:
 
 def room_channel(code: str) -> str:
     return f"room:{code}"
+
+
+STAGES_KEPT = 64
+
+
+def match_stages(table: Table, match: MatchRecord) -> dict[int, str]:
+    """The recent stage history of ``table``, with ``match``'s own version, bounded."""
+    stages = {v: st for v, st in table.stages.items() if v > match.version - STAGES_KEPT}
+    stages[match.version] = match.stage
+    return stages
 
 
 def bot_seed(match_seed: int, seat: int, version: int) -> int:
@@ -75,6 +94,8 @@ class Table:
     events: list[Event]
     to_move: frozenset[int]
     result: dict[str, Any] | None
+    # The stage at each recent version this worker saw (the stale-version check).
+    stages: dict[int, str] = field(default_factory=dict)
     _rendered: dict[int | None, str] = field(default_factory=dict)
 
     @property
@@ -236,6 +257,7 @@ class RoomService:
                 if seat in connected:
                     raise CovenError("seat_connected", f"seat {seat} is still connected")
                 await self.repo.set_away(room.id, seat, True)
+                self._tables.pop(code, None)  # the seat record changed: reload
                 await self.bus.publish(room_channel(code), {"type": "room"})
                 self._changed(code)
             return await self.room(code), seat
@@ -284,10 +306,13 @@ class RoomService:
 
     # -- the committed state ----------------------------------------------------------------
 
-    async def table(self, code: str, at_least: int | None = None) -> Table:
-        """The latest committed version (reusing this worker's copy when it is current)."""
+    async def table(self, code: str, at_least: int | None = None, *, fresh: bool = False) -> Table:
+        """The latest committed version (reusing this worker's copy when it is current).
+
+        With ``at_least``, this worker's copy is enough when it is that new; ``fresh``
+        always asks the database."""
         cached = self._tables.get(code)
-        if cached is not None and at_least is not None and cached.version >= at_least:
+        if not fresh and cached is not None and at_least is not None and cached.version >= at_least:
             return cached
         room = await self.room(code)
         if room.status == "open":
@@ -309,6 +334,9 @@ class RoomService:
             last = await self.repo.action_at(match.id, match.version)
             events = last.events if last is not None else []
         table = self._make_table(room, match, game, state, events)
+        if cached is not None and cached.match.id == match.id:
+            table.stages = match_stages(cached, cached.match)
+        table.stages[match.version] = match.stage
         self._tables[code] = table
         return table
 
@@ -326,6 +354,10 @@ class RoomService:
             to_move=game.to_move(state),
             result=result.as_dict() if result is not None else None,
         )
+
+    def cached(self, code: str) -> Table | None:
+        """This worker's latest copy, without asking the database (may be behind)."""
+        return self._tables.get(code)
 
     def forget(self, code: str) -> None:
         self._tables.pop(code, None)
@@ -350,59 +382,52 @@ class RoomService:
         if not isinstance(action, dict) or not isinstance(action.get("type"), str):
             raise CovenError("unknown_action", "an action is a JSON object with a 'type'")
         async with self.lock(code):
-            for _ in range(MAX_RETRIES):
+            # Optimistic: start from this worker's copy (current unless another worker
+            # committed); the version-guarded UPDATE is what guarantees correctness. A refusal
+            # is only given after checking it against the database.
+            table = self._tables.get(code)
+            verified = table is None
+            if table is None:
                 table = await self.table(code)
+            for _ in range(MAX_RETRIES):
                 match = table.match
-                twin = await self.repo.action_by_client_id(match.id, client_id)
-                if twin is not None:
-                    if twin.seat != seat:
-                        raise CovenError("client_id_taken", "another seat used this client_id")
-                    return Ack(client_id, twin.version, duplicate=True)
-                if table.result is not None or match.finished:
-                    raise CovenError("match_over", "the match is over")
-                await self._check_version(table, version)
-                if seat not in table.to_move:
-                    raise CovenError("not_your_turn", f"seat {seat} owes no decision now")
                 try:
-                    step = table.game.apply(table.state, seat, action)
-                except IllegalAction as exc:
-                    raise CovenError.from_illegal(exc) from None
-                stage_after = table.game.stage(step.state)
-                new = NewAction(
-                    seat=seat,
-                    action=action,
-                    client_id=client_id,
-                    stage_before=match.stage,
-                    events=list(step.events),
-                    by_bot=by_bot,
-                    snapshot=table.game.dump(step.state),
-                    stage_after=stage_after,
-                    finished=table.game.result(step.state) is not None,
-                    clear_away=not by_bot,
-                )
-                try:
-                    committed = await self.repo.commit_action(match, new)
-                except ClientIdTaken:
-                    self._tables.pop(code, None)
+                    new, step = await self._apply(table, seat, action, client_id, version, by_bot)
+                except CovenError:
+                    twin = await self._twin(match.id, seat, client_id)
+                    if twin is not None:
+                        return twin
+                    if verified:
+                        raise
+                    table, verified = await self.table(code, fresh=True), True
                     continue
-                if not committed:
-                    self._tables.pop(code, None)  # another worker moved on: reload, re-validate
+                try:
+                    stage_since = await self.repo.commit_action(match, new)
+                except ClientIdTaken:
+                    twin = await self._twin(match.id, seat, client_id)
+                    if twin is not None:
+                        return twin
+                    stage_since = None
+                if stage_since is None:
+                    # Another worker moved the match first: reload, re-validate, retry.
+                    table, verified = await self.table(code, fresh=True), True
                     continue
                 room = table.room
-                if not by_bot and (seat_record := room.seat(seat)) and seat_record.away:
+                if new.clear_away:
                     room = await self.room(code)
-                new_match = MatchRecord(
-                    **{
-                        **{f: getattr(match, f) for f in match.__dataclass_fields__},
-                        "version": match.version + 1,
-                        "snapshot": new.snapshot,
-                        "stage": stage_after,
-                        "finished": new.finished,
-                    }
+                new_match = dataclasses.replace(
+                    match,
+                    version=match.version + 1,
+                    snapshot=new.snapshot,
+                    stage=new.stage_after,
+                    stage_since=stage_since,
+                    finished=new.finished,
                 )
-                self._tables[code] = self._make_table(
-                    room, new_match, table.game, step.state, new.events
-                )
+                stages = match_stages(table, match)
+                stages[new_match.version] = new.stage_after
+                table = self._make_table(room, new_match, table.game, step.state, new.events)
+                table.stages = stages
+                self._tables[code] = table
                 break
             else:
                 raise CovenError("busy", "the table is very busy; try again")
@@ -414,10 +439,54 @@ class RoomService:
                 "events": public_events(new.events),
             },
         )
-        if new.finished or room is not table.room:
+        if new.finished or new.clear_away:
             await self.bus.publish(room_channel(code), {"type": "room"})
         self._changed(code)
         return Ack(client_id, match.version + 1)
+
+    async def _apply(
+        self,
+        table: Table,
+        seat: int,
+        action: dict[str, Any],
+        client_id: str,
+        version: int | None,
+        by_bot: bool,
+    ) -> tuple[NewAction, Step]:
+        match = table.match
+        if table.result is not None or match.finished:
+            raise CovenError("match_over", "the match is over")
+        await self._check_version(table, version)
+        if seat not in table.to_move:
+            raise CovenError("not_your_turn", f"seat {seat} owes no decision now")
+        try:
+            step = table.game.apply(table.state, seat, action)
+        except IllegalAction as exc:
+            raise CovenError.from_illegal(exc) from None
+        record = table.room.seat(seat)
+        new = NewAction(
+            seat=seat,
+            action=action,
+            client_id=client_id,
+            stage_before=match.stage,
+            events=list(step.events),
+            by_bot=by_bot,
+            snapshot=table.game.dump(step.state),
+            stage_after=table.game.stage(step.state),
+            finished=table.game.result(step.state) is not None,
+            # The player is back: a bot stops playing for this seat.
+            clear_away=not by_bot and record is not None and record.away,
+        )
+        return new, step
+
+    async def _twin(self, match_id: int, seat: int, client_id: str) -> Ack | None:
+        """The acknowledgement of an already-applied submission with this client_id."""
+        twin = await self.repo.action_by_client_id(match_id, client_id)
+        if twin is None:
+            return None
+        if twin.seat != seat:
+            raise CovenError("client_id_taken", "another seat used this client_id")
+        return Ack(client_id, twin.version, duplicate=True)
 
     async def _check_version(self, table: Table, version: int | None) -> None:
         """An older version is fine while the step it saw is still the current step (two
@@ -427,8 +496,11 @@ class RoomService:
             return
         if version > current or version < 0:
             raise CovenError("bad_version", f"version {version} is ahead of the match ({current})")
-        seen = await self.repo.action_at(table.match.id, version + 1)
-        if seen is None or seen.stage != table.match.stage:
+        stage = table.stages.get(version)
+        if stage is None:
+            seen = await self.repo.action_at(table.match.id, version + 1)
+            stage = seen.stage if seen is not None else None
+        if stage != table.match.stage:
             raise CovenError(
                 "stale_version",
                 f"the table moved on since version {version} (now {current}); re-sync and retry",

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import time
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -151,6 +153,19 @@ class Repository:
     def __init__(self, engine: AsyncEngine) -> None:
         self.engine = engine
         self.sessions = async_sessionmaker(engine, expire_on_commit=False)
+        # SQLite has one writer at a time; when this worker's writers queue on an asyncio lock
+        # instead of SQLite's busy handler (which sleeps in steps of up to 100 ms), a commit
+        # waits only as long as the commits before it.
+        self._write_lock = asyncio.Lock() if engine.dialect.name == "sqlite" else None
+
+    @contextlib.asynccontextmanager
+    async def _write(self) -> AsyncIterator[AsyncSession]:
+        if self._write_lock is None:
+            async with self.sessions.begin() as session:
+                yield session
+            return
+        async with self._write_lock, self.sessions.begin() as session:
+            yield session
 
     # -- rooms and seats --------------------------------------------------------------------
 
@@ -182,7 +197,7 @@ class Repository:
         host_name: str,
         host_token_hash: str,
     ) -> RoomRecord:
-        async with self.sessions.begin() as session:
+        async with self._write() as session:
             row = RoomRow(
                 code=code,
                 game_id=game_id,
@@ -238,7 +253,7 @@ class Repository:
         """
         for _ in range(room.seat_count + 1):
             try:
-                async with self.sessions.begin() as session:
+                async with self._write() as session:
                     status = (
                         await session.execute(select(RoomRow.status).where(RoomRow.id == room.id))
                     ).scalar_one()
@@ -271,7 +286,7 @@ class Repository:
         return None
 
     async def set_away(self, room_id: int, seat: int, away: bool) -> None:
-        async with self.sessions.begin() as session:
+        async with self._write() as session:
             await session.execute(
                 update(SeatRow)
                 .where(SeatRow.room_id == room_id, SeatRow.seat == seat)
@@ -292,7 +307,7 @@ class Repository:
     ) -> MatchRecord | None:
         """Open → playing, once: a second start finds the room no longer open."""
         now = time.time()
-        async with self.sessions.begin() as session:
+        async with self._write() as session:
             flipped = await session.execute(
                 update(RoomRow)
                 .where(RoomRow.id == room.id, RoomRow.status == "open")
@@ -382,16 +397,18 @@ class Repository:
             )
             return [_action(r) for r in rows]
 
-    async def commit_action(self, match: MatchRecord, new: NewAction) -> bool:
+    async def commit_action(self, match: MatchRecord, new: NewAction) -> float | None:
         """Append ``new`` and move the match to ``match.version + 1`` in one transaction.
 
-        Returns ``False`` when another writer moved the match first (the caller reloads and
-        retries); raises ``ClientIdTaken`` when the same client_id was committed meanwhile.
+        Returns when the match's current stage began (its ``stage_since``), or ``None`` when
+        another writer moved the match first (the caller reloads and retries); raises
+        ``ClientIdTaken`` when the same client_id was committed meanwhile.
         """
         now = time.time()
         version = match.version + 1
+        stage_since = now if new.stage_after != new.stage_before else match.stage_since
         try:
-            async with self.sessions.begin() as session:
+            async with self._write() as session:
                 moved = await session.execute(
                     update(MatchRow)
                     .where(MatchRow.id == match.id, MatchRow.version == match.version)
@@ -399,14 +416,12 @@ class Repository:
                         version=version,
                         snapshot=new.snapshot,
                         stage=new.stage_after,
-                        stage_since=(
-                            now if new.stage_after != new.stage_before else match.stage_since
-                        ),
+                        stage_since=stage_since,
                         finished=new.finished,
                     )
                 )
                 if moved.rowcount != 1:  # type: ignore[attr-defined]
-                    return False
+                    return None
                 session.add(
                     ActionRow(
                         match_id=match.id,
@@ -435,18 +450,27 @@ class Repository:
             # The version guard already serialised writers, so the only key left to collide
             # is (match, client_id); the caller reloads and finds the committed twin.
             raise ClientIdTaken(new.client_id) from exc
-        return True
+        return stage_since
 
-    async def playing_rooms(self) -> list[str]:
+    async def rooms_needing_bots(self) -> list[str]:
+        """Rooms in play where a bot may owe a move: bot seats, away seats, or a turn clock."""
         async with self.sessions() as session:
-            rows = await session.execute(select(RoomRow.code).where(RoomRow.status == "playing"))
+            helped = select(SeatRow.room_id).where(
+                (SeatRow.bot_level.is_not(None)) | (SeatRow.away.is_(True))
+            )
+            rows = await session.execute(
+                select(RoomRow.code).where(
+                    RoomRow.status == "playing",
+                    (RoomRow.turn_seconds.is_not(None)) | (RoomRow.id.in_(helped)),
+                )
+            )
             return list(rows.scalars().all())
 
     # -- chat -------------------------------------------------------------------------------
 
     async def add_chat(self, room_id: int, seat: int | None, name: str, text: str) -> ChatRecord:
         now = time.time()
-        async with self.sessions.begin() as session:
+        async with self._write() as session:
             session.add(ChatRow(room_id=room_id, seat=seat, name=name, text=text, created_at=now))
         return ChatRecord(seat, name, text, now)
 

@@ -1,0 +1,308 @@
+"""Load test: R rooms × P random players over real WebSockets against a running server.
+
+    python benchmarks/load.py                      # starts `coven serve` on a temp SQLite file
+    python benchmarks/load.py --url http://127.0.0.1:8000 --server-pid 1234
+    python benchmarks/load.py --workers 2 --database-url postgresql+asyncpg://… --redis-url redis://…
+
+Prints: actions/s; p50/p99 of "action submitted → every socket in the room holds the new
+version"; server memory per idle socket (RSS delta over many idle spectator sockets).
+Players answer the moment they receive a state (plus ``--think`` ms), so the figures are a
+loaded table, not a leisurely one.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+import websockets
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def rss_kib(pids: list[int]) -> int:
+    """Resident memory of the server processes (and their children: uvicorn workers)."""
+    total = 0
+    seen: set[int] = set()
+    queue = list(pids)
+    while queue:
+        pid = queue.pop()
+        if pid in seen:
+            continue
+        seen.add(pid)
+        try:
+            status = Path(f"/proc/{pid}/status").read_text()
+            total += next(
+                int(line.split()[1]) for line in status.splitlines() if line.startswith("VmRSS")
+            )
+            children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+            queue.extend(int(c) for c in children)
+        except (OSError, StopIteration):
+            continue
+    return total
+
+
+@dataclass
+class Room:
+    code: str
+    players: int
+    seen: dict[int, int] = field(default_factory=dict)
+    # version → submit time of the action that produced it, until every socket holds it
+    pending: dict[int, float] = field(default_factory=dict)
+    finished: bool = False
+
+    def saw(self, seat: int, version: int, latencies: list[float]) -> None:
+        self.seen[seat] = max(version, self.seen.get(seat, -1))
+        if len(self.seen) < self.players:
+            return
+        low = min(self.seen.values())
+        now = time.perf_counter()
+        for v in [v for v in self.pending if v <= low]:
+            latencies.append(now - self.pending.pop(v))
+
+
+class Load:
+    def __init__(self, args: argparse.Namespace, urls: list[str]) -> None:
+        self.args = args
+        self.urls = urls
+        self.latencies: list[float] = []
+        self.actions = 0
+        self.errors: dict[str, int] = {}
+        self.stop_at = 0.0
+
+    async def open_room(self, http: httpx.AsyncClient, index: int) -> tuple[Room, list[str]]:
+        created = (
+            await http.post(
+                "/api/rooms",
+                json={"game": self.args.game, "name": "P0", "visibility": "private"},
+            )
+        ).json()
+        code = created["room"]["code"]
+        tokens = [created["token"]]
+        for p in range(1, self.args.players):
+            joined = (await http.post(f"/api/rooms/{code}/join", json={"name": f"P{p}"})).json()
+            tokens.append(joined["token"])
+        return Room(code, self.args.players), tokens
+
+    async def player(self, room: Room, seat: int, token: str, ready: asyncio.Event) -> None:
+        url = self.urls[(seat + hash(room.code)) % len(self.urls)]
+        ws_url = url.replace("http://", "ws://") + f"/ws/rooms/{room.code}?token={token}"
+        rng = random.Random(f"{room.code}:{seat}")
+        async with websockets.connect(ws_url, max_size=None) as ws:
+            ready.set()
+            latest: dict[str, Any] | None = None
+            inflight: tuple[str, float] | None = None
+            own_version = -1  # the version our last acknowledged action produced
+
+            async def maybe_act() -> None:
+                nonlocal inflight
+                if inflight is not None or latest is None or not latest["legal"]:
+                    return
+                if latest["version"] < own_version or time.perf_counter() >= self.stop_at:
+                    return
+                if self.args.think:
+                    await asyncio.sleep(self.args.think / 1000 * rng.random())
+                cid = uuid.uuid4().hex
+                inflight = (cid, time.perf_counter())
+                await ws.send(
+                    json.dumps(
+                        {
+                            "type": "act",
+                            "action": rng.choice(latest["legal"]),
+                            "client_id": cid,
+                            "version": latest["version"],
+                        }
+                    )
+                )
+
+            async for raw in ws:
+                message = json.loads(raw)
+                kind = message["type"]
+                if kind == "state":
+                    if latest is not None and message["version"] < latest["version"]:
+                        continue
+                    latest = message
+                    room.saw(seat, message["version"], self.latencies)
+                    if message["result"] is not None:
+                        room.finished = True
+                        return
+                    if time.perf_counter() >= self.stop_at and inflight is None:
+                        return
+                elif kind == "ack":
+                    self.actions += 1
+                    if inflight is not None and inflight[0] == message["client_id"]:
+                        room.pending.setdefault(message["version"], inflight[1])
+                        room.saw(seat, room.seen.get(seat, -1), self.latencies)
+                        inflight = None
+                    own_version = max(own_version, message["version"])
+                elif kind == "error":
+                    code = message["code"]
+                    self.errors[code] = self.errors.get(code, 0) + 1
+                    inflight = None
+                await maybe_act()
+
+    async def room_loop(self, http: httpx.AsyncClient, index: int) -> None:
+        while time.perf_counter() < self.stop_at:
+            room, tokens = await self.open_room(http, index)
+            ready = [asyncio.Event() for _ in tokens]
+            tasks = [
+                asyncio.create_task(self.player(room, seat, token, ready[seat]))
+                for seat, token in enumerate(tokens)
+            ]
+            for event in ready:
+                await event.wait()
+            await http.post(
+                f"/api/rooms/{room.code}/start", headers={"Authorization": f"Bearer {tokens[0]}"}
+            )
+            await asyncio.gather(*tasks, return_exceptions=True)
+
+    async def run(self) -> dict[str, Any]:
+        async with httpx.AsyncClient(base_url=self.urls[0], timeout=30) as http:
+            self.stop_at = time.perf_counter() + self.args.duration
+            started = time.perf_counter()
+            await asyncio.gather(*(self.room_loop(http, i) for i in range(self.args.rooms)))
+            elapsed = time.perf_counter() - started
+        lat = sorted(self.latencies)
+        q = statistics.quantiles(lat, n=100) if len(lat) >= 100 else None
+        return {
+            "rooms": self.args.rooms,
+            "players": self.args.players,
+            "seconds": round(elapsed, 1),
+            "actions": self.actions,
+            "actions_per_second": round(self.actions / elapsed, 1),
+            "fanout_p50_ms": round(q[49] * 1000, 1) if q else None,
+            "fanout_p99_ms": round(q[98] * 1000, 1) if q else None,
+            "fanout_max_ms": round(lat[-1] * 1000, 1) if lat else None,
+            "errors": self.errors,
+        }
+
+
+async def idle_memory(url: str, pids: list[int], sockets: int) -> dict[str, Any]:
+    """Open many idle spectator sockets (spread over rooms) and divide the RSS growth."""
+    async with httpx.AsyncClient(base_url=url, timeout=30) as http:
+        codes = []
+        for _ in range(max(1, sockets // 50)):
+            created = await http.post(
+                "/api/rooms", json={"game": "whirling-witchcraft", "name": "idle"}
+            )
+            codes.append(created.json()["room"]["code"])
+    ws_base = url.replace("http://", "ws://")
+    # Warm up allocator arenas and per-room structures, then measure the marginal sockets.
+    warm = [
+        await websockets.connect(f"{ws_base}/ws/rooms/{codes[i % len(codes)]}") for i in range(50)
+    ]
+    await asyncio.sleep(1)
+    before = rss_kib(pids)
+    opened = []
+    for i in range(sockets):
+        opened.append(await websockets.connect(f"{ws_base}/ws/rooms/{codes[i % len(codes)]}"))
+    await asyncio.sleep(2)
+    after = rss_kib(pids)
+    for ws in opened + warm:
+        await ws.close()
+    return {
+        "idle_sockets": sockets,
+        "rss_before_kib": before,
+        "rss_after_kib": after,
+        "kib_per_idle_socket": round((after - before) / sockets, 1),
+    }
+
+
+def start_server(args: argparse.Namespace) -> tuple[subprocess.Popen[bytes], str]:
+    port = free_port()
+    env = {**os.environ, "COVEN_BOT_DELAY": "0"}
+    if args.database_url:
+        env["COVEN_DATABASE_URL"] = args.database_url
+    else:
+        env["COVEN_DATABASE_URL"] = (
+            f"sqlite+aiosqlite:///{tempfile.mkdtemp(prefix='coven-bench-')}/coven.db"
+        )
+    if args.redis_url:
+        env["COVEN_REDIS_URL"] = args.redis_url
+    command = [
+        sys.executable,
+        "-m",
+        "app.cli",
+        "serve",
+        "--port",
+        str(port),
+        "--workers",
+        str(args.workers),
+        "--log-level",
+        "warning",
+    ]
+    process = subprocess.Popen(command, cwd=ROOT, env=env)
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            if httpx.get(f"{url}/healthz", timeout=1).status_code == 200:
+                time.sleep(1 if args.workers > 1 else 0)
+                return process, url
+        except httpx.HTTPError:
+            time.sleep(0.1)
+    process.kill()
+    raise SystemExit("server did not start")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawTextHelpFormatter
+    )
+    parser.add_argument("--url", help="a running server (default: start one)")
+    parser.add_argument("--server-pid", type=int, action="append", default=[])
+    parser.add_argument("--rooms", type=int, default=50)
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--game", default="whirling-witchcraft")
+    parser.add_argument("--duration", type=float, default=20.0, help="seconds of play")
+    parser.add_argument("--think", type=float, default=0.0, help="max think time per action, ms")
+    parser.add_argument("--idle-sockets", type=int, default=2000)
+    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--database-url")
+    parser.add_argument("--redis-url")
+    args = parser.parse_args()
+
+    process = None
+    if args.url:
+        url, pids = args.url, args.server_pid
+    else:
+        process, url = start_server(args)
+        pids = [process.pid]
+    try:
+        report = asyncio.run(Load(args, [url]).run())
+        if pids and args.idle_sockets:
+            report.update(asyncio.run(idle_memory(url, pids, args.idle_sockets)))
+        print(json.dumps(report))
+    finally:
+        if process is not None:
+            process.send_signal(signal.SIGINT)
+            try:
+                process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                process.kill()
+
+
+if __name__ == "__main__":
+    main()
