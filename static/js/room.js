@@ -98,9 +98,14 @@ function renderWaiting() {
     ? ""
     : t("room.seats_status", { taken, total: room.seat_count, min: room.min_players });
 
-  const join = clear(document.getElementById("join-box"));
+  const joinBox = document.getElementById("join-box");
+  const typing = joinBox.querySelector("#join-name");
+  const typed = typing ? typing.value : playerName.get();
+  const hadFocus = typing && document.activeElement === typing;
+  const join = clear(joinBox);
   if (!started && !page.mine && taken < room.seat_count) {
-    const input = h("input", { id: "join-name", maxlength: 40, required: true, autocomplete: "nickname", value: playerName.get(), "data-testid": "join-name" });
+    // Presence updates redraw this box: keep what the visitor is typing.
+    const input = h("input", { id: "join-name", maxlength: 40, required: true, autocomplete: "nickname", value: typed, "data-testid": "join-name" });
     join.append(
       h(
         "form",
@@ -110,6 +115,7 @@ function renderWaiting() {
       ),
       h("p", { class: "muted small" }, t("room.watching_hint")),
     );
+    if (hadFocus) input.focus();
   } else if (!started && !page.mine) {
     join.append(h("p", { class: "muted" }, t("room.full")));
   }
@@ -214,11 +220,9 @@ function addLog(version, events) {
 }
 
 function describe(event) {
-  if (page.renderer) {
-    const text = page.renderer.describe(event);
-    if (text !== undefined) return text;
-  }
-  return null;
+  const text = page.renderer ? page.renderer.describe(event) : null;
+  if (text) return text;
+  return event.type === "match_started" ? t("room.match_started") : null;
 }
 
 function renderLog() {
@@ -282,20 +286,20 @@ async function ensureRenderer() {
 }
 
 async function onState(message) {
-  const first = page.state === null;
   page.state = message;
   if (page.room && page.room.status === "open") page.room.status = message.result ? "finished" : "playing";
   if (message.seat !== null && message.seat !== undefined && page.mine && page.mine.seat !== message.seat) {
     page.mine.seat = message.seat;
     seatStore.set(code, message.seat, page.mine.token);
   }
+  if (!page.logLoaded) {
+    page.logLoaded = true;
+    addLog(0, [{ type: "match_started" }]);
+    if (message.version > 0) fillLog(0, message.version); // what happened before we arrived
+  }
+  addLog(message.version, message.events || []);
   await ensureRenderer();
   if (page.state !== message) return; // a newer message arrived while the renderer loaded
-  addLog(message.version, message.events || []);
-  if (first && !page.logLoaded) {
-    page.logLoaded = true;
-    fillLog(-1, message.version);
-  }
   renderSeats();
   renderWaiting();
   renderLog();

@@ -116,8 +116,9 @@ def new_player(browser: Any, name: str, **context: Any) -> Player:
     return player
 
 
-def shot(player: Player, artifacts: Path, name: str) -> None:
-    player.page.screenshot(path=str(artifacts / f"{name}.png"), full_page=True)
+def shot(player: Player, artifacts: Path, name: str, *, full_page: bool = True) -> None:
+    player.page.evaluate("window.scrollTo(0, 0)")
+    player.page.screenshot(path=str(artifacts / f"{name}.png"), full_page=full_page)
 
 
 def test_lobby_lists_public_rooms_live(browser: Any, coven_server: str, artifacts: Path) -> None:
@@ -214,7 +215,7 @@ def test_whole_match_by_clicking(browser: Any, coven_server: str, artifacts: Pat
                 reloaded = True
             if not mid_shot and round_ >= 3 and info["state"] == "move":
                 shot(host, artifacts, "table-mid-game")
-                shot(friend, artifacts, "table-phone-vi")
+                shot(friend, artifacts, "table-phone-vi", full_page=False)
                 shot(spectator, artifacts, "table-spectator-es")
                 # The spectator sees the public table and nothing secret.
                 spec = spectator.page
@@ -239,7 +240,7 @@ def test_whole_match_by_clicking(browser: Any, coven_server: str, artifacts: Pat
 
     # The table log told the story in words.
     log = host.page.inner_text("[data-testid=log]")
-    assert "Round 1" in log and "cauldron" in log.lower()
+    assert "The match begins" in log and "Round 2 begins" in log and "cauldron" in log.lower()
 
     # Every string the Vietnamese and Spanish players saw exists in their language.
     for player in everyone:

@@ -559,8 +559,9 @@ export async function createRenderer(ctx) {
         "div",
         { class: `ww phase-${view.phase} ${seat === null ? "spectator" : ""}`, dataset: { version: message.version, round: view.round, pending: ui.pending ? "1" : "0", myTurn: message.legal.length && !message.result ? "1" : "0", phase: view.phase } },
         phaseLine(view),
+        message.result ? movePanel(message, me) : null,
         h("div", { class: `others count-${others.length}` }, others.map((p) => board(p, view, { mine: false, usable, fresh }))),
-        movePanel(message, me),
+        message.result ? null : movePanel(message, me),
         me ? board(me, view, { mine: true, usable, fresh }) : null,
         me ? hand(me, message.legal) : null,
       ),
@@ -638,9 +639,10 @@ export async function createRenderer(ctx) {
 
   // -- the table log in words ----------------------------------------------------------------
   function describeEvent(e) {
-    const me = mySeat();
-    const who = (seat) => (seat === me ? t("ww.log.you") : name(seat));
+    const who = name;
     switch (e.type) {
+      case "match_started":
+        return t("ww.log.match_started");
       case "round_started":
         return t("ww.log.round_started", { round: e.round });
       case "recipe_chosen":
