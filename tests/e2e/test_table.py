@@ -258,3 +258,65 @@ def test_whole_match_by_clicking(browser: Any, coven_server: str, artifacts: Pat
         assert player.errors == [], f"{player.name}: {player.errors}"
     for player in everyone:
         player.page.context.close()
+
+
+def play_until_over(players: list[Player], rng: random.Random, seconds: float) -> None:
+    deadline = time.monotonic() + seconds
+    over: set[str] = set()
+    while len(over) < len(players):
+        assert time.monotonic() < deadline, "the match did not end in time"
+        moved = False
+        for player in players:
+            if player.name in over:
+                continue
+            info = step(player, rng)
+            if info["state"] == "over":
+                over.add(player.name)
+            moved = moved or info["state"] == "move"
+        if not moved:
+            players[0].page.wait_for_timeout(25)
+
+
+def test_advanced_personalities_and_a_vanished_friend(
+    browser: Any, coven_server: str, artifacts: Path
+) -> None:
+    """'Dealt 2, keep 1' personalities; a friend closes her tab mid-match and the host hands
+    her seat to a bot, which then plays it to the end."""
+    rng = random.Random(7)
+    host = new_player(browser, "Hecate", locale="es-ES", viewport={"width": 1280, "height": 900})
+    friend = new_player(browser, "Medea", locale="en-US", viewport={"width": 1280, "height": 900})
+    page = host.page
+    page.goto(f"{coven_server}/")
+    page.wait_for_selector("[data-testid=game-list] input[value=whirling-witchcraft]")
+    page.fill("[data-testid=host-name]", host.name)
+    page.check("[data-testid=option-personalities-choose]")
+    page.click("[data-testid=create-room]")
+    page.wait_for_url("**/r/*")
+    page.wait_for_function("document.querySelector('[data-testid=invite-link]').value.includes('/r/')")
+    invite = page.input_value("[data-testid=invite-link]")
+    friend.page.goto(invite)
+    friend.page.fill("[data-testid=join-name]", friend.name)
+    friend.page.click("[data-testid=join-button]")
+    page.wait_for_selector("[data-testid=seat-1][data-connected=true]")
+    page.click("[data-testid=start]")
+
+    # Both keep a personality (hidden from each other until both have kept one).
+    for player in (host, friend):
+        player.page.wait_for_selector("#table [data-action=keep_personality]")
+    assert page.locator("[data-testid=board-1] .persona").inner_text() == "?"
+    friend.page.click("#table [data-action=keep_personality] >> nth=0")
+    shot(host, artifacts, "personality-choice-es")
+    page.click("#table [data-action=keep_personality] >> nth=1")
+    page.wait_for_selector("#table .ww[data-phase=study]")
+
+    # The friend vanishes; the host hands her seat to a bot.
+    friend.page.context.close()
+    page.click("[data-testid=hand-to-bot-1]", timeout=15000)
+    page.wait_for_selector("[data-testid=seat-1] .badge.away")
+
+    play_until_over([host], rng, 120)
+    page.wait_for_selector("[data-testid=win-reason]")
+    assert page.evaluate("window.coven.missingKeys()") == []
+    assert host.errors == [], host.errors
+    assert friend.errors == [], friend.errors
+    page.context.close()

@@ -46,6 +46,7 @@ export async function createRenderer(ctx) {
   const ing = (kind) => t(`ww.ingredient.${kind}`);
   const arcanaName = (kind) => t(`ww.arcana.${kind}`);
   const personalityName = (id) => (id && id !== "hidden" ? t(`ww.personality.${id}`) : "?");
+  const dealt = (view) => view.phase !== "personality";
 
   function recipeOf(id) {
     const options = (ui.message && ui.message.view.options) || {};
@@ -244,9 +245,9 @@ export async function createRenderer(ctx) {
         { class: "board-head" },
         h("span", { class: `dot ${info && info.bot ? "bot" : connected ? "on" : "off"}`, "aria-hidden": "true" }),
         h("strong", { class: "board-name", "data-testid": mine ? "my-seat-name" : null }, name(player.seat)),
-        h("span", { class: "persona", title: power ? t(`ww.power.${power.power}`) : "" }, personality === null ? t("ww.no_personality") : personalityName(personality)),
+        h("span", { class: "persona", title: power ? t(`ww.power.${power.power}`) : "" }, personality === null && view.phase !== "personality" ? t("ww.no_personality") : personalityName(personality)),
         status ? h("span", { class: `chip ${statusClass}`, "data-testid": `status-${player.seat}` }, status) : null,
-        h("span", { class: "muted small hand-count", title: t("ww.hand") }, t("ww.cards_in_hand", { count: player.hand_count })),
+        dealt(view) ? h("span", { class: "muted small hand-count", title: t("ww.hand") }, t("ww.cards_in_hand", { count: player.hand_count })) : null,
         n > 1 ? h("span", { class: "muted small nemesis", title: t("ww.nemesis_help") }, t("ww.sends_to", { name: name(nemesis) })) : null,
       ),
       h(
@@ -563,7 +564,7 @@ export async function createRenderer(ctx) {
         h("div", { class: `others count-${others.length}` }, others.map((p) => board(p, view, { mine: false, usable, fresh }))),
         message.result ? null : movePanel(message, me),
         me ? board(me, view, { mine: true, usable, fresh }) : null,
-        me ? hand(me, message.legal) : null,
+        me && dealt(view) ? hand(me, message.legal) : null,
       ),
     );
     if (focusKey) {
