@@ -91,7 +91,8 @@ function renderWaiting() {
   waiting.hidden = Boolean(started && page.state);
   document.getElementById("table").hidden = !page.state;
   if (!room) return;
-  document.getElementById("room-title").textContent = `${gameTitle()} · ${room.name}`;
+  const host = seatInfo(0);
+  document.getElementById("room-title").textContent = host ? `${gameTitle()} · ${t("room.table_of", { name: host.name })}` : gameTitle();
   document.getElementById("waiting-title").textContent = started ? t("room.loading_table") : t("room.waiting");
   const taken = page.seats.length;
   document.getElementById("room-status").textContent = started
@@ -120,9 +121,9 @@ function renderWaiting() {
     join.append(h("p", { class: "muted" }, t("room.full")));
   }
 
-  const host = clear(document.getElementById("host-box"));
+  const hostBox = clear(document.getElementById("host-box"));
   if (!started && isHost()) {
-    host.append(
+    hostBox.append(
       h(
         "div",
         { class: "button-row" },
@@ -131,7 +132,7 @@ function renderWaiting() {
       ),
     );
   } else if (!started && page.mine) {
-    host.append(h("p", { class: "muted" }, t("room.wait_for_host")));
+    hostBox.append(h("p", { class: "muted" }, t("room.wait_for_host")));
   }
 }
 

@@ -52,5 +52,6 @@ def test_game_vocabulary_is_complete() -> None:
     wanted += [f"ww.phase.{p}" for p in ("personality", "study", "brew", "over")]
     wanted += [f"ww.personality.{p.id}" for p in PERSONALITIES]
     wanted += [f"ww.power.{p.power}" for p in PERSONALITIES]
-    wanted += [f"ww.reason.{r}" for r, _ in TIE_BREAKS] + ["ww.reason.circle", "ww.reason.shared_win"]
+    reasons = [r for r, _ in TIE_BREAKS] + ["circle", "shared_win"]
+    wanted += [f"ww.reason.{r}" for r in reasons]
     assert [k for k in wanted if k not in english] == []

@@ -27,11 +27,13 @@ PICK_JS = """
   const table = document.querySelector('#table .ww');
   if (!table) return {state: 'none'};
   if (document.querySelector('[data-testid=game-over]')) return {state: 'over'};
-  if (table.dataset.pending === '1' || table.dataset.myTurn !== '1') return {state: 'wait', round: +table.dataset.round};
+  const round = +table.dataset.round;
+  if (table.dataset.pending === '1' || table.dataset.myTurn !== '1') return {state: 'wait', round};
   const visible = (e) => !e.disabled && e.offsetParent !== null;
-  const chooser = [...document.querySelectorAll('#table .chooser [data-action]')].filter(visible);
-  const all = chooser.length ? chooser : [...document.querySelectorAll('#table [data-action]')].filter(visible);
-  if (!all.length) return {state: 'wait', round: +table.dataset.round};
+  const find = (selector) => [...document.querySelectorAll(selector)].filter(visible);
+  const chooser = find('#table .chooser [data-action]');
+  const all = chooser.length ? chooser : find('#table [data-action]');
+  if (!all.length) return {state: 'wait', round};
   const kinds = all.map((e) => e.dataset.action);
   return {state: 'move', kinds, round: +table.dataset.round, chooser: chooser.length > 0};
 }
@@ -107,6 +109,22 @@ def step(player: Player, rng: random.Random) -> dict[str, Any]:
     return info
 
 
+OVERFLOW_JS = """
+() => {
+  const width = document.documentElement.clientWidth;
+  return [...document.querySelectorAll('body *')]
+    .filter((e) => e.getBoundingClientRect().right > width + 1 && !e.closest('.flying-cauldron'))
+    .slice(0, 5)
+    .map((e) => `${e.tagName}.${e.className} ${Math.round(e.getBoundingClientRect().right)}`);
+}
+"""
+
+
+def assert_fits_the_screen(player: Player) -> None:
+    """Nothing sticks out sideways on a phone-sized screen."""
+    assert player.page.evaluate(OVERFLOW_JS) == []
+
+
 def new_player(browser: Any, name: str, **context: Any) -> Player:
     ctx = browser.new_context(**context)
     page = ctx.new_page()
@@ -122,7 +140,9 @@ def shot(player: Player, artifacts: Path, name: str, *, full_page: bool = True) 
 
 
 def test_lobby_lists_public_rooms_live(browser: Any, coven_server: str, artifacts: Path) -> None:
-    visitor = new_player(browser, "visitor", locale="en-US", viewport={"width": 1280, "height": 800})
+    visitor = new_player(
+        browser, "visitor", locale="en-US", viewport={"width": 1280, "height": 800}
+    )
     page = visitor.page
     page.goto(f"{coven_server}/")
     page.wait_for_selector("[data-testid=game-list] input[value=whirling-witchcraft]")
@@ -143,8 +163,12 @@ def test_whole_match_by_clicking(browser: Any, coven_server: str, artifacts: Pat
     desktop = {"width": 1366, "height": 900}
     host = new_player(browser, "Morgana", locale="en-US", viewport=desktop)
     friend = new_player(
-        browser, "Baba", locale="vi-VN", viewport={"width": 375, "height": 812},
-        is_mobile=True, has_touch=True,
+        browser,
+        "Baba",
+        locale="vi-VN",
+        viewport={"width": 375, "height": 812},
+        is_mobile=True,
+        has_touch=True,
     )
     circe = new_player(browser, "Circe", locale="en-GB", viewport=desktop)
     spectator = new_player(browser, "spectator", locale="es-ES", viewport=desktop)
@@ -160,7 +184,9 @@ def test_whole_match_by_clicking(browser: Any, coven_server: str, artifacts: Pat
     page.check("[data-testid=option-personalities-initiates]")
     page.click("[data-testid=create-room]")
     page.wait_for_url("**/r/*")
-    page.wait_for_function("document.querySelector('[data-testid=invite-link]').value.includes('/r/')")
+    page.wait_for_function(
+        "document.querySelector('[data-testid=invite-link]').value.includes('/r/')"
+    )
     invite = page.input_value("[data-testid=invite-link]")
     code = invite.rsplit("/", 1)[1]
     rooms = httpx.get(f"{coven_server}/api/rooms").json()
@@ -181,6 +207,7 @@ def test_whole_match_by_clicking(browser: Any, coven_server: str, artifacts: Pat
     page.wait_for_selector("[data-testid=seat-2][data-connected=true]")
     shot(host, artifacts, "room")
     shot(friend, artifacts, "room-phone-vi")
+    assert_fits_the_screen(friend)
 
     page.click("[data-testid=start]")
     for player in everyone:
@@ -210,12 +237,14 @@ def test_whole_match_by_clicking(browser: Any, coven_server: str, artifacts: Pat
             if not reloaded and round_ >= 2 and player is circe:
                 circe.page.reload()
                 circe.page.wait_for_selector("#table .ww")
-                assert circe.page.inner_text("[data-testid=my-board] [data-testid=my-seat-name]") == "Circe"
+                seat_name = "[data-testid=my-board] [data-testid=my-seat-name]"
+                assert circe.page.inner_text(seat_name) == "Circe"
                 assert circe.page.locator("[data-testid=hand]").count() == 1
                 reloaded = True
             if not mid_shot and round_ >= 3 and info["state"] == "move":
                 shot(host, artifacts, "table-mid-game")
                 shot(friend, artifacts, "table-phone-vi", full_page=False)
+                assert_fits_the_screen(friend)
                 shot(spectator, artifacts, "table-spectator-es")
                 # The spectator sees the public table and nothing secret.
                 spec = spectator.page
@@ -232,7 +261,8 @@ def test_whole_match_by_clicking(browser: Any, coven_server: str, artifacts: Pat
     for player in everyone:
         player.page.wait_for_selector("[data-testid=win-reason]")
     shot(host, artifacts, "end-screen")
-    shot(friend, artifacts, "end-screen-phone-vi")
+    shot(friend, artifacts, "end-screen-phone-vi", full_page=False)
+    assert_fits_the_screen(friend)
     shot(spectator, artifacts, "end-screen-spectator-es")
     winner_text = host.page.inner_text("[data-testid=winner]")
     assert winner_text.strip()
@@ -292,7 +322,9 @@ def test_advanced_personalities_and_a_vanished_friend(
     page.check("[data-testid=option-personalities-choose]")
     page.click("[data-testid=create-room]")
     page.wait_for_url("**/r/*")
-    page.wait_for_function("document.querySelector('[data-testid=invite-link]').value.includes('/r/')")
+    page.wait_for_function(
+        "document.querySelector('[data-testid=invite-link]').value.includes('/r/')"
+    )
     invite = page.input_value("[data-testid=invite-link]")
     friend.page.goto(invite)
     friend.page.fill("[data-testid=join-name]", friend.name)

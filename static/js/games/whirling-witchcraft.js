@@ -584,8 +584,8 @@ export async function createRenderer(ctx) {
       const a = from.getBoundingClientRect();
       const b = to.getBoundingClientRect();
       const chip = h("div", { class: "flying-cauldron", "aria-hidden": "true" }, cubes(pass.cubes));
-      chip.style.left = `${a.left + window.scrollX}px`;
-      chip.style.top = `${a.top + window.scrollY}px`;
+      chip.style.left = `${a.left}px`;
+      chip.style.top = `${a.top}px`;
       document.body.append(chip);
       const dx = b.left + b.width / 2 - (a.left + a.width / 2);
       const dy = b.top + b.height / 2 - (a.top + a.height / 2);
