@@ -327,7 +327,12 @@ async function main() {
   }
   const client = (page.client = new RoomClient(code, page.mine && page.mine.token));
   client
-    .on("status", (status) => setConnection(status))
+    .on("status", (status) => {
+      setConnection(status);
+      // Back online: whatever move was in flight is answered by the fresh snapshot (or not at
+      // all), so let the table accept clicks again.
+      if (status === "open" && page.renderer && page.renderer.rejected) page.renderer.rejected();
+    })
     .on("state", (message) => onState(message).catch((err) => console.error(err)))
     .on("gap", ({ from, to }) => fillLog(from, to))
     .on("presence", (message) => {
@@ -341,7 +346,12 @@ async function main() {
       if (page.renderer && page.state) page.renderer.render(page.state);
     })
     .on("chat", chatLine)
-    .on("ack", () => {})
+    .on("ack", (ack) => {
+      // The move is committed; its `state` should follow. If the push got lost, re-sync.
+      setTimeout(() => {
+        if (client.version !== null && client.version < ack.version) client.resync().catch(() => {});
+      }, 1500);
+    })
     .on("error", (message) => {
       if (page.renderer && page.renderer.rejected) page.renderer.rejected(message);
       toast(t("error.generic", { message: message.message }), "error");

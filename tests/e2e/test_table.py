@@ -279,6 +279,21 @@ def test_whole_match_by_clicking(browser: Any, coven_server: str, artifacts: Pat
     assert friend.page.evaluate("document.documentElement.lang") == "vi"
     assert spectator.page.evaluate("document.documentElement.lang") == "es"
 
+    # Circe's personal rejoin link gives her seat back on another device.
+    rejoin = circe.page.input_value("[data-testid=rejoin-link]")
+    assert "#seat=2&token=" in rejoin
+    other_device = new_player(browser, "Circe (phone)", locale="en-US")
+    other_device.page.goto(rejoin)
+    other_device.page.wait_for_selector("[data-testid=my-board]")
+    assert other_device.page.inner_text("[data-testid=my-seat-name]") == "Circe"
+    assert "token" not in other_device.page.url, "the token must not stay in the address bar"
+    everyone.append(other_device)
+
+    # A dropped connection shows "reconnecting…" and comes back by itself.
+    host.page.evaluate("window.coven.page.client.socket.close()")
+    host.page.wait_for_selector("#conn[data-state=reconnecting]", timeout=5000)
+    host.page.wait_for_selector("#conn[data-state=open]", timeout=15000)
+
     # Rematch: a new room with the same game and options, its link posted in the chat.
     host.page.click("[data-testid=rematch]")
     host.page.wait_for_url(lambda url: "/r/" in url and code not in url)

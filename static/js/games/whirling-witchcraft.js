@@ -413,7 +413,7 @@ export async function createRenderer(ctx) {
     const title = chooser.kind === "brew" ? t("ww.chooser.brew", { card: cardName(chooser.recipe) }) : t(`ww.chooser.${chooser.kind}`);
     return h(
       "div",
-      { class: "chooser", role: "dialog", "aria-label": title, "data-testid": "chooser" },
+      { class: "chooser", role: "dialog", "aria-label": title, "data-testid": "chooser", onkeydown: (event) => { if (event.key === "Escape") { ui.chooser = null; rerender(); } } },
       h("h4", {}, title),
       chooser.kind === "brew" ? h("p", { class: "small muted" }, t("ww.chooser.help")) : null,
       h(
