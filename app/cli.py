@@ -44,6 +44,7 @@ def _serve(args: argparse.Namespace) -> int:
         port=args.port,
         workers=args.workers,
         ws_max_size=WS_MAX_SIZE,
+        ws_per_message_deflate=settings.ws_deflate,
         log_level=args.log_level,
         proxy_headers=True,
     )

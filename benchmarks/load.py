@@ -19,7 +19,6 @@ import os
 import random
 import signal
 import socket
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -64,6 +63,27 @@ def rss_kib(pids: list[int]) -> int:
     return total
 
 
+def cpu_seconds(pids: list[int]) -> float:
+    """User + system CPU time of the server processes and their children so far."""
+    total = 0.0
+    queue, seen = list(pids), set()
+    tick = os.sysconf("SC_CLK_TCK")
+    while queue:
+        pid = queue.pop()
+        if pid in seen:
+            continue
+        seen.add(pid)
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            total += (int(fields[11]) + int(fields[12])) / tick
+            queue.extend(
+                int(c) for c in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+            )
+        except OSError:
+            continue
+    return total
+
+
 @dataclass
 class Room:
     code: str
@@ -72,6 +92,7 @@ class Room:
     # version → submit time of the action that produced it, until every socket holds it
     pending: dict[int, float] = field(default_factory=dict)
     finished: bool = False
+    warm_until: float = 0.0
 
     def saw(self, seat: int, version: int, latencies: list[float]) -> None:
         self.seen[seat] = max(version, self.seen.get(seat, -1))
@@ -80,17 +101,21 @@ class Room:
         low = min(self.seen.values())
         now = time.perf_counter()
         for v in [v for v in self.pending if v <= low]:
-            latencies.append(now - self.pending.pop(v))
+            t0 = self.pending.pop(v)
+            if t0 >= self.warm_until:
+                latencies.append(now - t0)
 
 
 class Load:
-    def __init__(self, args: argparse.Namespace, urls: list[str]) -> None:
+    def __init__(self, args: argparse.Namespace, urls: list[str], pids: list[int]) -> None:
         self.args = args
+        self.pids = pids
         self.urls = urls
         self.latencies: list[float] = []
         self.actions = 0
         self.errors: dict[str, int] = {}
         self.stop_at = 0.0
+        self.warm_until = 0.0
 
     async def open_room(self, http: httpx.AsyncClient, index: int) -> tuple[Room, list[str]]:
         created = (
@@ -104,7 +129,7 @@ class Load:
         for p in range(1, self.args.players):
             joined = (await http.post(f"/api/rooms/{code}/join", json={"name": f"P{p}"})).json()
             tokens.append(joined["token"])
-        return Room(code, self.args.players), tokens
+        return Room(code, self.args.players, warm_until=self.warm_until), tokens
 
     async def player(self, room: Room, seat: int, token: str, ready: asyncio.Event) -> None:
         url = self.urls[(seat + hash(room.code)) % len(self.urls)]
@@ -116,14 +141,15 @@ class Load:
             inflight: tuple[str, float] | None = None
             own_version = -1  # the version our last acknowledged action produced
 
-            async def maybe_act() -> None:
-                nonlocal inflight
+            thinking = False
+
+            async def send_act() -> None:
+                nonlocal inflight, thinking
+                thinking = False
                 if inflight is not None or latest is None or not latest["legal"]:
                     return
                 if latest["version"] < own_version or time.perf_counter() >= self.stop_at:
                     return
-                if self.args.think:
-                    await asyncio.sleep(self.args.think / 1000 * rng.random())
                 cid = uuid.uuid4().hex
                 inflight = (cid, time.perf_counter())
                 await ws.send(
@@ -137,6 +163,23 @@ class Load:
                     )
                 )
 
+            async def think_then_act(delay: float) -> None:
+                await asyncio.sleep(delay)
+                await send_act()
+
+            async def maybe_act() -> None:
+                # Thinking happens beside the reader, so this socket keeps taking messages.
+                nonlocal thinking
+                if thinking or inflight is not None or latest is None or not latest["legal"]:
+                    return
+                if self.args.think:
+                    thinking = True
+                    delay = self.args.think / 1000 * rng.random()
+                    pending.add(asyncio.create_task(think_then_act(delay)))
+                else:
+                    await send_act()
+
+            pending: set[asyncio.Task[None]] = set()
             async for raw in ws:
                 message = json.loads(raw)
                 kind = message["type"]
@@ -176,25 +219,43 @@ class Load:
             await http.post(
                 f"/api/rooms/{room.code}/start", headers={"Authorization": f"Bearer {tokens[0]}"}
             )
+            # A match ends on its own, or the run's clock stops it (plus time for in-flight
+            # actions to land).
+            remaining = self.stop_at - time.perf_counter() + 2.0
+            _, unfinished = await asyncio.wait(tasks, timeout=max(remaining, 0.1))
+            for task in unfinished:
+                task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
 
     async def run(self) -> dict[str, Any]:
         async with httpx.AsyncClient(base_url=self.urls[0], timeout=30) as http:
             self.stop_at = time.perf_counter() + self.args.duration
+            # Latencies count once every room is open and seated (not the opening rush).
+            self.warm_until = time.perf_counter() + self.args.warmup
             started = time.perf_counter()
+            cpu = cpu_seconds(self.pids)
+            client_cpu = time.process_time()
             await asyncio.gather(*(self.room_loop(http, i) for i in range(self.args.rooms)))
             elapsed = time.perf_counter() - started
+            cpu = cpu_seconds(self.pids) - cpu
+            client_cpu = time.process_time() - client_cpu
         lat = sorted(self.latencies)
-        q = statistics.quantiles(lat, n=100) if len(lat) >= 100 else None
+
+        def pct(p: float) -> float | None:
+            return round(lat[min(len(lat) - 1, int(p * len(lat)))] * 1000, 1) if lat else None
+
         return {
             "rooms": self.args.rooms,
             "players": self.args.players,
             "seconds": round(elapsed, 1),
             "actions": self.actions,
             "actions_per_second": round(self.actions / elapsed, 1),
-            "fanout_p50_ms": round(q[49] * 1000, 1) if q else None,
-            "fanout_p99_ms": round(q[98] * 1000, 1) if q else None,
+            "fanout_samples": len(lat),
+            "fanout_p50_ms": pct(0.50),
+            "fanout_p99_ms": pct(0.99),
             "fanout_max_ms": round(lat[-1] * 1000, 1) if lat else None,
+            "server_cpu_ms_per_action": round(cpu * 1000 / max(1, self.actions), 2),
+            "client_cpu_ms_per_action": round(client_cpu * 1000 / max(1, self.actions), 2),
             "errors": self.errors,
         }
 
@@ -278,6 +339,9 @@ def main() -> None:
     parser.add_argument("--game", default="whirling-witchcraft")
     parser.add_argument("--duration", type=float, default=20.0, help="seconds of play")
     parser.add_argument("--think", type=float, default=0.0, help="max think time per action, ms")
+    parser.add_argument(
+        "--warmup", type=float, default=3.0, help="seconds before latencies count"
+    )
     parser.add_argument("--idle-sockets", type=int, default=2000)
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--database-url")
@@ -291,7 +355,7 @@ def main() -> None:
         process, url = start_server(args)
         pids = [process.pid]
     try:
-        report = asyncio.run(Load(args, [url]).run())
+        report = asyncio.run(Load(args, [url], pids).run())
         if pids and args.idle_sockets:
             report.update(asyncio.run(idle_memory(url, pids, args.idle_sockets)))
         print(json.dumps(report))

@@ -7,13 +7,18 @@ import contextlib
 import time
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import func, select, update
+from sqlalchemy import Table, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, AsyncSession, async_sessionmaker
 
 from app.store.models import ActionRow, ChatRow, MatchRow, RoomRow, SeatRow
+
+MATCHES = cast(Table, MatchRow.__table__)
+ACTIONS = cast(Table, ActionRow.__table__)
+SEATS = cast(Table, SeatRow.__table__)
+ROOMS = cast(Table, RoomRow.__table__)
 
 
 class ClientIdTaken(Exception):
@@ -166,6 +171,15 @@ class Repository:
             return
         async with self._write_lock, self.sessions.begin() as session:
             yield session
+
+    @contextlib.asynccontextmanager
+    async def _write_connection(self) -> AsyncIterator[AsyncConnection]:
+        if self._write_lock is None:
+            async with self.engine.begin() as conn:
+                yield conn
+            return
+        async with self._write_lock, self.engine.begin() as conn:
+            yield conn
 
     # -- rooms and seats --------------------------------------------------------------------
 
@@ -407,11 +421,12 @@ class Repository:
         now = time.time()
         version = match.version + 1
         stage_since = now if new.stage_after != new.stage_before else match.stage_since
+        # Core statements, not the ORM unit of work: this is the hot path of every move.
         try:
-            async with self._write() as session:
-                moved = await session.execute(
-                    update(MatchRow)
-                    .where(MatchRow.id == match.id, MatchRow.version == match.version)
+            async with self._write_connection() as conn:
+                moved = await conn.execute(
+                    update(MATCHES)
+                    .where(MATCHES.c.id == match.id, MATCHES.c.version == match.version)
                     .values(
                         version=version,
                         snapshot=new.snapshot,
@@ -420,10 +435,10 @@ class Repository:
                         finished=new.finished,
                     )
                 )
-                if moved.rowcount != 1:  # type: ignore[attr-defined]
+                if moved.rowcount != 1:
                     return None
-                session.add(
-                    ActionRow(
+                await conn.execute(
+                    insert(ACTIONS).values(
                         match_id=match.id,
                         version=version,
                         seat=new.seat,
@@ -436,16 +451,15 @@ class Repository:
                     )
                 )
                 if new.clear_away:
-                    await session.execute(
-                        update(SeatRow)
-                        .where(SeatRow.room_id == match.room_id, SeatRow.seat == new.seat)
+                    await conn.execute(
+                        update(SEATS)
+                        .where(SEATS.c.room_id == match.room_id, SEATS.c.seat == new.seat)
                         .values(away=False)
                     )
                 if new.finished:
-                    await session.execute(
-                        update(RoomRow).where(RoomRow.id == match.room_id).values(status="finished")
+                    await conn.execute(
+                        update(ROOMS).where(ROOMS.c.id == match.room_id).values(status="finished")
                     )
-                await session.flush()
         except IntegrityError as exc:
             # The version guard already serialised writers, so the only key left to collide
             # is (match, client_id); the caller reloads and finds the committed twin.
