@@ -111,6 +111,7 @@ def step(player: Player, rng: random.Random) -> dict[str, Any]:
 
 OVERFLOW_JS = """
 () => {
+  for (const animation of document.getAnimations()) animation.finish();
   const width = document.documentElement.clientWidth;
   return [...document.querySelectorAll('body *')]
     .filter((e) => e.getBoundingClientRect().right > width + 1 && !e.closest('.flying-cauldron'))
@@ -220,6 +221,7 @@ def test_whole_match_by_clicking(browser: Any, coven_server: str, artifacts: Pat
 
     reloaded = False
     mid_shot = False
+    moments: set[str] = set()
     deadline = time.monotonic() + MATCH_SECONDS
     over: set[str] = set()
     while len(over) < len(players):
@@ -228,6 +230,14 @@ def test_whole_match_by_clicking(browser: Any, coven_server: str, artifacts: Pat
         for player in players:
             if player.name in over:
                 continue
+            if player is host:
+                for moment, selector in (
+                    ("brew-chooser", "#table .chooser"),
+                    ("arcana", "#table .arcana-choice"),
+                ):
+                    if moment not in moments and host.page.locator(selector).count():
+                        shot(host, artifacts, moment, full_page=False)
+                        moments.add(moment)
             info = step(player, rng)
             if info["state"] == "over":
                 over.add(player.name)

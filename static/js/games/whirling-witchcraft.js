@@ -431,6 +431,18 @@ export async function createRenderer(ctx) {
       const panel = chooserPanel(legal);
       if (panel) out.push(panel);
     }
+    // The same recipes are highlighted on the board below; these save a scroll.
+    const recipes = [...new Set(legal.filter((a) => a.type === "brew").map((a) => a.recipe))];
+    if (recipes.length && !ui.chooser) {
+      out.push(
+        h(
+          "div",
+          { class: "button-row wrap quick-use" },
+          h("span", { class: "small muted" }, t("ww.usable_now")),
+          recipes.map((id) => h("button", { class: "btn small", type: "button", "data-action": "use-recipe", "data-recipe": id, "data-key": `quick-${id}`, disabled: ui.pending, onclick: () => openChooser({ kind: "brew", recipe: id }) }, cardName(id))),
+        ),
+      );
+    }
     const row = [];
     if (legal.some((a) => a.type === "scholar")) row.push(h("button", { class: "btn", type: "button", "data-action": "open-scholar", disabled: ui.pending, onclick: () => openChooser({ kind: "scholar" }) }, t("ww.scholar")));
     if (legal.some((a) => a.type === "claim")) row.push(h("button", { class: "btn", type: "button", "data-action": "open-claim", disabled: ui.pending, onclick: () => openChooser({ kind: "claim" }) }, t("ww.claim")));
@@ -563,8 +575,8 @@ export async function createRenderer(ctx) {
         message.result ? movePanel(message, me) : null,
         h("div", { class: `others count-${others.length}` }, others.map((p) => board(p, view, { mine: false, usable, fresh }))),
         message.result ? null : movePanel(message, me),
-        me ? board(me, view, { mine: true, usable, fresh }) : null,
         me && dealt(view) ? hand(me, message.legal) : null,
+        me ? board(me, view, { mine: true, usable, fresh }) : null,
       ),
     );
     if (focusKey) {
