@@ -219,6 +219,17 @@ def test_whole_match_by_clicking(browser: Any, coven_server: str, artifacts: Pat
     page.click("[data-testid=chat-send]")
     friend.page.wait_for_selector("[data-testid=chat] >> text=Blessed be!")
 
+    # The host's first recipe is played with the keyboard alone: real buttons, focus kept.
+    page.locator("#table [data-action=select-card]").first.focus()
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#table [data-action=play]")
+    focused = page.evaluate("document.activeElement.dataset.action")
+    assert focused == "select-card", "focus must survive the redraw"
+    page.locator("#table [data-action=play]").focus()
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#table .ww[data-my-turn='0']")
+    assert "✓" in page.inner_text("[data-testid=my-board] [data-testid=status-0]")
+
     reloaded = False
     mid_shot = False
     moments: set[str] = set()
