@@ -273,6 +273,13 @@ def test_whole_match_by_clicking(browser: Any, coven_server: str, artifacts: Pat
                 assert spec.locator("[data-testid=hand-card]").count() == 0
                 assert spec.locator("#table [data-action]").count() == 0
                 assert spec.locator("[data-testid=board-0]").count() == 1
+                # The language switch redraws the live table at once.
+                spec.select_option("[data-testid=lang-select]", "vi")
+                spec.wait_for_function("document.documentElement.lang === 'vi'")
+                assert "Vòng" in spec.inner_text(".phase-line")
+                spec.select_option("[data-testid=lang-select]", "es")
+                spec.wait_for_function("document.documentElement.lang === 'es'")
+                assert "Ronda" in spec.inner_text(".phase-line")
                 mid_shot = True
         if not moved:
             players[0].page.wait_for_timeout(25)
