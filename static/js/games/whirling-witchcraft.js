@@ -250,6 +250,7 @@ export async function createRenderer(ctx) {
         dealt(view) ? h("span", { class: "muted small hand-count", title: t("ww.hand") }, t("ww.cards_in_hand", { count: player.hand_count })) : null,
         n > 1 ? h("span", { class: "muted small nemesis", title: t("ww.nemesis_help") }, t("ww.sends_to", { name: name(nemesis) })) : null,
       ),
+      mine && power ? h("p", { class: "small muted power-text" }, t(`ww.power.${power.power}`)) : null,
       h(
         "div",
         { class: "board-body" },
