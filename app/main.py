@@ -104,7 +104,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         engine = make_engine(settings.database_url, settings.database_schema)
         bus = make_bus(settings)
         await bus.start()
-        service = RoomService(Repository(engine), bus)
+        repo = Repository(engine)
+        service = RoomService(repo, bus)
         hub = Hub(service, bus)
         bots = BotRunner(service, settings)
         await hub.start()
@@ -120,7 +121,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await bots.close()
             await hub.close()
             await bus.close()
-            await engine.dispose()
+            await repo.close()
 
     app = FastAPI(
         title="Coven",

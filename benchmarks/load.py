@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import json
 import os
 import random
@@ -92,7 +93,7 @@ class Room:
     # version → submit time of the action that produced it, until every socket holds it
     pending: dict[int, float] = field(default_factory=dict)
     finished: bool = False
-    warm_until: float = 0.0
+    load: Load | None = None
 
     def saw(self, seat: int, version: int, latencies: list[float]) -> None:
         self.seen[seat] = max(version, self.seen.get(seat, -1))
@@ -102,8 +103,13 @@ class Room:
         now = time.perf_counter()
         for v in [v for v in self.pending if v <= low]:
             t0 = self.pending.pop(v)
-            if t0 >= self.warm_until:
+            if self.load is not None and t0 >= self.load.warm_until:
                 latencies.append(now - t0)
+                if os.environ.get("LOAD_DEBUG") and now - t0 > 0.05:
+                    print(
+                        f"slow {self.code[:6]} v{v} {now - t0:.3f}s at {t0 % 100:.2f}",
+                        file=sys.stderr,
+                    )
 
 
 class Load:
@@ -115,7 +121,8 @@ class Load:
         self.actions = 0
         self.errors: dict[str, int] = {}
         self.stop_at = 0.0
-        self.warm_until = 0.0
+        self.warm_until = float("inf")
+        self.opened = 0
 
     async def open_room(self, http: httpx.AsyncClient, index: int) -> tuple[Room, list[str]]:
         created = (
@@ -129,7 +136,7 @@ class Load:
         for p in range(1, self.args.players):
             joined = (await http.post(f"/api/rooms/{code}/join", json={"name": f"P{p}"})).json()
             tokens.append(joined["token"])
-        return Room(code, self.args.players, warm_until=self.warm_until), tokens
+        return Room(code, self.args.players, load=self), tokens
 
     async def player(self, room: Room, seat: int, token: str, ready: asyncio.Event) -> None:
         url = self.urls[(seat + hash(room.code)) % len(self.urls)]
@@ -219,6 +226,10 @@ class Load:
             await http.post(
                 f"/api/rooms/{room.code}/start", headers={"Authorization": f"Bearer {tokens[0]}"}
             )
+            self.opened += 1
+            if self.opened == self.args.rooms:
+                # Steady state: latencies count from shortly after the last first room started.
+                self.warm_until = time.perf_counter() + self.args.warmup
             # A match ends on its own, or the run's clock stops it (plus time for in-flight
             # actions to land).
             remaining = self.stop_at - time.perf_counter() + 2.0
@@ -230,8 +241,6 @@ class Load:
     async def run(self) -> dict[str, Any]:
         async with httpx.AsyncClient(base_url=self.urls[0], timeout=30) as http:
             self.stop_at = time.perf_counter() + self.args.duration
-            # Latencies count once every room is open and seated (not the opening rush).
-            self.warm_until = time.perf_counter() + self.args.warmup
             started = time.perf_counter()
             cpu = cpu_seconds(self.pids)
             client_cpu = time.process_time()
@@ -329,6 +338,7 @@ def start_server(args: argparse.Namespace) -> tuple[subprocess.Popen[bytes], str
 
 
 def main() -> None:
+    gc.freeze()  # the load generator's own collector pauses would count as server latency
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawTextHelpFormatter
     )
@@ -340,7 +350,10 @@ def main() -> None:
     parser.add_argument("--duration", type=float, default=20.0, help="seconds of play")
     parser.add_argument("--think", type=float, default=0.0, help="max think time per action, ms")
     parser.add_argument(
-        "--warmup", type=float, default=3.0, help="seconds before latencies count"
+        "--warmup",
+        type=float,
+        default=1.0,
+        help="latencies count from this long after every room has started",
     )
     parser.add_argument("--idle-sockets", type=int, default=2000)
     parser.add_argument("--workers", type=int, default=1)

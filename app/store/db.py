@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import event
+from sqlalchemy import URL, Engine, create_engine, event
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 MIGRATIONS = Path(__file__).resolve().parents[2] / "migrations"
@@ -20,8 +20,10 @@ def connect_args(url: str, schema: str | None) -> dict[str, Any]:
     return {}
 
 
-def _tune_sqlite(engine: AsyncEngine) -> None:
-    @event.listens_for(engine.sync_engine, "connect")
+def _tune_sqlite(engine: AsyncEngine | Engine) -> None:
+    sync_engine = engine.sync_engine if isinstance(engine, AsyncEngine) else engine
+
+    @event.listens_for(sync_engine, "connect")
     def _on_connect(dbapi_connection: Any, _record: Any) -> None:
         cursor = dbapi_connection.cursor()
         # WAL lets readers go on while one writer commits; NORMAL still survives a killed
@@ -35,12 +37,31 @@ def _tune_sqlite(engine: AsyncEngine) -> None:
 
 def make_engine(url: str, schema: str | None = None) -> AsyncEngine:
     if url.startswith("sqlite"):
-        engine = create_async_engine(url, connect_args=connect_args(url, schema))
+        # Sessions and ``engine.begin()`` always end their transaction; the pool's extra
+        # rollback on return would be one more hop to the driver thread per query.
+        # A connection of aiosqlite is a thread: opening one (with its PRAGMAs) blocks the
+        # loop for a while, so keep enough of them that the pool rarely opens overflow ones.
+        engine = create_async_engine(
+            url,
+            connect_args=connect_args(url, schema),
+            pool_reset_on_return=None,
+            pool_size=20,
+            max_overflow=20,
+        )
         _tune_sqlite(engine)
         return engine
     return create_async_engine(
-        url, connect_args=connect_args(url, schema), pool_size=10, max_overflow=20
+        url, connect_args=connect_args(url, schema), pool_size=20, max_overflow=20
     )
+
+
+def make_sync_sqlite_engine(url: URL) -> Engine:
+    """The same SQLite file through the plain ``sqlite3`` driver (the move writer's thread)."""
+    engine = create_engine(
+        url.set(drivername="sqlite"), connect_args={"timeout": 30, "check_same_thread": False}
+    )
+    _tune_sqlite(engine)
+    return engine
 
 
 def migrate(url: str, schema: str | None = None, revision: str = "head") -> None:

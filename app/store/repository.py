@@ -6,10 +6,11 @@ import asyncio
 import contextlib
 import time
 from collections.abc import AsyncIterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, cast
 
-from sqlalchemy import Table, func, insert, select, update
+from sqlalchemy import URL, Executable, Table, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, AsyncSession, async_sessionmaker
 
@@ -19,6 +20,72 @@ MATCHES = cast(Table, MatchRow.__table__)
 ACTIONS = cast(Table, ActionRow.__table__)
 SEATS = cast(Table, SeatRow.__table__)
 ROOMS = cast(Table, RoomRow.__table__)
+
+
+def _move_statements(
+    match: MatchRecord, new: NewAction, now: float, stage_since: float
+) -> tuple[Executable, list[Executable]]:
+    """One move as Core statements (the hot path; no ORM unit of work): the version-guarded
+    UPDATE, then what to write if it moved exactly one row."""
+    version = match.version + 1
+    guard = (
+        update(MATCHES)
+        .where(MATCHES.c.id == match.id, MATCHES.c.version == match.version)
+        .values(
+            version=version,
+            snapshot=new.snapshot,
+            stage=new.stage_after,
+            stage_since=stage_since,
+            finished=new.finished,
+        )
+    )
+    rest: list[Executable] = [
+        insert(ACTIONS).values(
+            match_id=match.id,
+            version=version,
+            seat=new.seat,
+            action=new.action,
+            client_id=new.client_id,
+            stage=new.stage_before,
+            events=new.events,
+            by_bot=new.by_bot,
+            created_at=now,
+        )
+    ]
+    if new.clear_away:
+        rest.append(
+            update(SEATS)
+            .where(SEATS.c.room_id == match.room_id, SEATS.c.seat == new.seat)
+            .values(away=False)
+        )
+    if new.finished:
+        rest.append(update(ROOMS).where(ROOMS.c.id == match.room_id).values(status="finished"))
+    return guard, rest
+
+
+class SqliteWriter:
+    """SQLite's moves, committed by one thread over a plain (sync) connection: one hop per
+    transaction instead of one per statement through aiosqlite's thread."""
+
+    def __init__(self, url: URL) -> None:
+        from app.store.db import make_sync_sqlite_engine
+
+        self.engine = make_sync_sqlite_engine(url)
+        self.executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sqlite-writer")
+
+    def run(self, guard: Executable, rest: list[Executable]) -> bool:
+        with self.engine.connect() as conn:
+            with conn.begin() as transaction:
+                if conn.execute(guard).rowcount != 1:
+                    transaction.rollback()
+                    return False
+                for statement in rest:
+                    conn.execute(statement)
+            return True
+
+    def close(self) -> None:
+        self.executor.shutdown(wait=True)
+        self.engine.dispose()
 
 
 class ClientIdTaken(Exception):
@@ -162,6 +229,12 @@ class Repository:
         # instead of SQLite's busy handler (which sleeps in steps of up to 100 ms), a commit
         # waits only as long as the commits before it.
         self._write_lock = asyncio.Lock() if engine.dialect.name == "sqlite" else None
+        self._sqlite_writer = SqliteWriter(engine.url) if self._write_lock is not None else None
+
+    async def close(self) -> None:
+        if self._sqlite_writer is not None:
+            await asyncio.to_thread(self._sqlite_writer.close)
+        await self.engine.dispose()
 
     @contextlib.asynccontextmanager
     async def _write(self) -> AsyncIterator[AsyncSession]:
@@ -419,52 +492,29 @@ class Repository:
         ``ClientIdTaken`` when the same client_id was committed meanwhile.
         """
         now = time.time()
-        version = match.version + 1
         stage_since = now if new.stage_after != new.stage_before else match.stage_since
-        # Core statements, not the ORM unit of work: this is the hot path of every move.
+        guard, rest = _move_statements(match, new, now, stage_since)
         try:
-            async with self._write_connection() as conn:
-                moved = await conn.execute(
-                    update(MATCHES)
-                    .where(MATCHES.c.id == match.id, MATCHES.c.version == match.version)
-                    .values(
-                        version=version,
-                        snapshot=new.snapshot,
-                        stage=new.stage_after,
-                        stage_since=stage_since,
-                        finished=new.finished,
+            if self._sqlite_writer is not None:
+                assert self._write_lock is not None
+                async with self._write_lock:
+                    loop = asyncio.get_running_loop()
+                    moved = await loop.run_in_executor(
+                        self._sqlite_writer.executor, self._sqlite_writer.run, guard, rest
                     )
-                )
-                if moved.rowcount != 1:
-                    return None
-                await conn.execute(
-                    insert(ACTIONS).values(
-                        match_id=match.id,
-                        version=version,
-                        seat=new.seat,
-                        action=new.action,
-                        client_id=new.client_id,
-                        stage=new.stage_before,
-                        events=new.events,
-                        by_bot=new.by_bot,
-                        created_at=now,
-                    )
-                )
-                if new.clear_away:
-                    await conn.execute(
-                        update(SEATS)
-                        .where(SEATS.c.room_id == match.room_id, SEATS.c.seat == new.seat)
-                        .values(away=False)
-                    )
-                if new.finished:
-                    await conn.execute(
-                        update(ROOMS).where(ROOMS.c.id == match.room_id).values(status="finished")
-                    )
+            else:
+                async with self._write_connection() as conn:
+                    moved = (await conn.execute(guard)).rowcount == 1
+                    if moved:
+                        for statement in rest:
+                            await conn.execute(statement)
+                    else:
+                        await conn.rollback()
         except IntegrityError as exc:
             # The version guard already serialised writers, so the only key left to collide
             # is (match, client_id); the caller reloads and finds the committed twin.
             raise ClientIdTaken(new.client_id) from exc
-        return stage_since
+        return stage_since if moved else None
 
     async def rooms_needing_bots(self) -> list[str]:
         """Rooms in play where a bot may owe a move: bot seats, away seats, or a turn clock."""

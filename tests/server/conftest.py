@@ -7,6 +7,7 @@ import os
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -66,12 +67,13 @@ def redis_url() -> str:
 
 
 def sqlite_settings(tmp_path: Path, **overrides: object) -> Settings:
-    return Settings(
-        database_url=f"sqlite+aiosqlite:///{tmp_path / 'coven.db'}",
-        bot_delay=0,
-        sweep_seconds=0.5,
-        **overrides,  # type: ignore[arg-type]
-    )
+    values: dict[str, Any] = {
+        "database_url": f"sqlite+aiosqlite:///{tmp_path / 'coven.db'}",
+        "bot_delay": 0,
+        "sweep_seconds": 0.5,
+        **overrides,
+    }
+    return Settings(**values)
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import httpx
 
+from tests.server.conftest import sqlite_settings
 from tests.support.client import Client, open_room
 from tests.support.server import ThreadServer
 
@@ -60,34 +62,41 @@ async def test_only_the_host_adds_bots_and_only_to_free_seats(sqlite_server: Thr
     await guest.close()
 
 
-async def test_turn_clock_lets_a_bot_play_for_a_late_seat(sqlite_server: ThreadServer) -> None:
-    code, (host, sleepy) = await open_room(
-        sqlite_server.url, "test-guess", ["Host", "Sleepy"], turn_seconds=0.3
-    )
-    await host.connect(code)
-    await sleepy.connect(code)
-    await host.http.post(f"/api/rooms/{code}/start")
-    await host.at_version(0)
-    assert (await host.act({"type": "pick", "value": 1}))["type"] == "ack"
-    # Sleepy never picks: the clock runs out, a bot picks for seat 1, and seat 1 is away.
-    await host.at_version(2, timeout=5)
-    room = (await host.http.get(f"/api/rooms/{code}")).json()
-    assert [s["away"] for s in room["seats"]] == [False, True]
-    await sleepy.until(
-        lambda: any(m["type"] == "presence" and m["seats"][1]["away"] for m in sleepy.messages)
-    )
-    # Round 0's caller is the host: it times out too, then seat 1 is back in time to pick.
-    state = await sleepy.at_version(3, timeout=5)
-    assert state["version"] >= 3
-    await sleepy.until(lambda: sleepy.state is not None and bool(sleepy.state["legal"]))
-    assert sleepy.state is not None
-    version = sleepy.state["version"]
-    ack = await sleepy.act({"type": "pick", "value": 2}, version=version)
-    assert ack["type"] == "ack", ack
-    room = (await host.http.get(f"/api/rooms/{code}")).json()
-    assert room["seats"][1]["away"] is False
-    await host.close()
-    await sleepy.close()
+async def test_turn_clock_lets_a_bot_play_for_a_late_seat(tmp_path: Path) -> None:
+    # Bots wait half a second here, so a player coming back can act before the bot does.
+    with ThreadServer(sqlite_settings(tmp_path, bot_delay=0.5)) as server:
+        code, (host, sleepy) = await open_room(
+            server.url, "test-guess", ["Host", "Sleepy"], turn_seconds=0.3
+        )
+        await host.connect(code)
+        await sleepy.connect(code)
+        await host.http.post(f"/api/rooms/{code}/start")
+        await host.at_version(0)
+        assert (await host.act({"type": "pick", "value": 1}))["type"] == "ack"
+        # Sleepy never picks: the clock runs out, a bot picks for seat 1, seat 1 is away.
+        await host.at_version(2, timeout=5)
+        room = (await host.http.get(f"/api/rooms/{code}")).json()
+        assert [s["away"] for s in room["seats"]] == [False, True]
+        await sleepy.until(
+            lambda: any(m["type"] == "presence" and m["seats"][1]["away"] for m in sleepy.messages)
+        )
+        # The host calls in time; in the next round Sleepy is back before the bot moves.
+        assert (await host.act({"type": "call", "guess": "low"}, version=2))["type"] == "ack"
+        state = await sleepy.at_version(3)
+        assert state["legal"]
+        ack = await sleepy.act({"type": "pick", "value": 2}, version=3)
+        assert ack == {
+            "type": "ack",
+            "client_id": ack["client_id"],
+            "version": 4,
+            "duplicate": False,
+        }
+        room = (await host.http.get(f"/api/rooms/{code}")).json()
+        assert [s["away"] for s in room["seats"]] == [False, False]
+        log = (await host.http.get(f"/api/rooms/{code}/log")).json()
+        assert [e["seat"] for e in log["events"] if e["type"] == "picked"] == [0, 1, 1]
+        await host.close()
+        await sleepy.close()
 
 
 async def test_host_hands_a_vanished_seat_to_a_bot(sqlite_server: ThreadServer) -> None:
