@@ -106,8 +106,10 @@ def coven_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         log.close()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser(chromium_path: str) -> Iterator[object]:
+    # Module scope: the sync API runs its own event loop while open, which must be gone
+    # before any asyncio test of another module runs.
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
