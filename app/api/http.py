@@ -135,8 +135,7 @@ async def start_match(code: str, coven: ServicesDep, token: TokenDep) -> Respons
 
 @router.get("/api/rooms/{code}/state", response_model=StateMessage, tags=["room"])
 async def get_state(code: str, coven: ServicesDep, token: TokenDep) -> Response:
-    room = await coven.service.room(code)
-    seat = coven.service.seat_of(room, token)
+    _, seat = await coven.service.seat_for(code, token)
     table = await coven.service.table(code)
     return Response(table.message_text(seat), media_type="application/json")
 
@@ -145,10 +144,10 @@ async def get_state(code: str, coven: ServicesDep, token: TokenDep) -> Response:
 async def submit_action(
     code: str, body: SubmitAction, coven: ServicesDep, token: TokenDep
 ) -> ActionAck:
-    room = await coven.service.room(code)
     if token is None:
+        await coven.service.room(code, cached=True)  # an unknown room is a 404 first
         raise CovenError("spectator", "spectators cannot act; send your seat's bearer token")
-    seat = coven.service.seat_of(room, token)
+    _, seat = await coven.service.seat_for(code, token)
     ack = await coven.service.act(code, seat, body.action, body.client_id, body.version)
     return ActionAck(client_id=ack.client_id, version=ack.version, duplicate=ack.duplicate)
 

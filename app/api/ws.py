@@ -162,7 +162,7 @@ async def _chat(
         )
         return
     conn.chat_times.append(now)
-    room = await coven.service.room(conn.code)
+    room = await coven.service.room(conn.code, cached=True)
     record = room.seat(conn.seat) if conn.seat is not None else None
     name = record.name if record is not None else "spectator"
     line = await coven.service.repo.add_chat(room.id, conn.seat, name, text)

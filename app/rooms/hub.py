@@ -136,7 +136,7 @@ class Hub:
         return seats, spectators
 
     async def presence_message(self, code: str) -> dict[str, Any]:
-        room = await self.service.room(code)
+        room = await self.service.room(code, cached=True)
         seats, spectators = await self.presence(code)
         return {
             "type": "presence",
@@ -171,6 +171,8 @@ class Hub:
         if kind == "version":
             await self.push_state(room, int(message.get("version", 0)))
         elif kind in ("presence", "room"):
+            if kind == "room":
+                self.service.room_changed(room.code)
             text = json.dumps(await self.presence_message(room.code), separators=(",", ":"))
             await self._broadcast(room, text)
             if kind == "room":

@@ -141,6 +141,7 @@ class RoomService:
         self.bus = bus
         self._locks: dict[str, asyncio.Lock] = {}
         self._tables: dict[str, Table] = {}
+        self._rooms: dict[str, RoomRecord] = {}
         # Called with a room code after this worker committed a change (the bot runner).
         self.on_change: list[Callable[[str], None]] = []
 
@@ -163,11 +164,27 @@ class RoomService:
         except IllegalAction as exc:
             raise CovenError.from_illegal(exc) from None
 
-    async def room(self, code: str) -> RoomRecord:
+    async def room(self, code: str, *, cached: bool = False) -> RoomRecord:
+        """The room and its seats; with ``cached``, this worker's copy when it has one (seats
+        change rarely, and every change is announced on the bus: see ``room_changed``)."""
+        if cached and (room := self._rooms.get(code)) is not None:
+            return room
         room = await self.repo.room(code)
         if room is None:
             raise CovenError("room_not_found", f"no room {code!r}")
+        self._rooms[code] = room
         return room
+
+    def room_changed(self, code: str) -> None:
+        self._rooms.pop(code, None)
+
+    async def seat_for(self, code: str, token: str | None) -> tuple[RoomRecord, int | None]:
+        """The room and the seat ``token`` holds, from this worker's copy when it knows the
+        token (a seat taken through another worker makes it look again)."""
+        room = await self.room(code, cached=True)
+        if token and room.seat_for_token_hash(hash_token(token)) is None:
+            room = await self.room(code)
+        return room, self.seat_of(room, token)
 
     def seat_of(self, room: RoomRecord, token: str | None) -> int | None:
         """The seat a token holds; ``None`` for no token (a spectator). A wrong token is an
@@ -314,25 +331,23 @@ class RoomService:
         cached = self._tables.get(code)
         if not fresh and cached is not None and at_least is not None and cached.version >= at_least:
             return cached
-        room = await self.room(code)
+        room = await self.room(code, cached=not fresh)
+        if room.status == "open":
+            room = await self.room(code)  # it may have started through another worker
         if room.status == "open":
             raise CovenError("not_started", "the match has not started yet")
-        match = await self.repo.match(room.id)
-        if match is None:
+        head = await self.repo.match_head(room.id)
+        if head is None:
             raise CovenError("not_started", "the match has not started yet")
+        match, events = head
         cached = self._tables.get(code)
         if cached is not None and cached.version == match.version:
-            if cached.room != room:
-                cached.room = room
+            cached.room = room
             return cached
         if cached is not None and cached.version > match.version:
             return cached  # a newer commit landed meanwhile; never go backwards
         game = self.game(match.game_id)
         state = game.load(match.snapshot)
-        events: list[Event] = []
-        if match.version > 0:
-            last = await self.repo.action_at(match.id, match.version)
-            events = last.events if last is not None else []
         table = self._make_table(room, match, game, state, events)
         if cached is not None and cached.match.id == match.id:
             table.stages = match_stages(cached, cached.match)
@@ -361,6 +376,7 @@ class RoomService:
 
     def forget(self, code: str) -> None:
         self._tables.pop(code, None)
+        self._rooms.pop(code, None)
         lock = self._locks.get(code)
         if lock is not None and not lock.locked():
             del self._locks[code]

@@ -426,6 +426,23 @@ class Repository:
             ).scalar()
             return _match(row) if row is not None else None
 
+    async def match_head(self, room_id: int) -> tuple[MatchRecord, list[dict[str, Any]]] | None:
+        """The match and the events of the step that made its current version, in one query
+        (what a worker needs to render every socket's view after a move elsewhere)."""
+        query = (
+            select(MatchRow, ACTIONS.c.events)
+            .outerjoin(
+                ACTIONS,
+                (ACTIONS.c.match_id == MatchRow.id) & (ACTIONS.c.version == MatchRow.version),
+            )
+            .where(MatchRow.room_id == room_id)
+        )
+        async with self.sessions() as session:
+            row = (await session.execute(query)).first()
+            if row is None:
+                return None
+            return _match(row[0]), list(row[1] or [])
+
     async def action_by_client_id(self, match_id: int, client_id: str) -> ActionRecord | None:
         async with self.sessions() as session:
             row = (
