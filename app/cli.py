@@ -35,8 +35,10 @@ def _serve(args: argparse.Namespace) -> int:
                 "check) but writers queue on one file lock; use PostgreSQL in production.",
                 file=sys.stderr,
             )
-    # Migrate once here rather than in every worker's start-up.
-    migrate(settings.database_url, settings.database_schema)
+    # Migrate once here rather than in every worker's start-up (a deployment that runs
+    # `coven migrate` itself sets COVEN_MIGRATE_ON_START=0).
+    if settings.migrate_on_start:
+        migrate(settings.database_url, settings.database_schema)
     os.environ["COVEN_MIGRATE_ON_START"] = "0"
     uvicorn.run(
         "app.asgi:app",

@@ -8,7 +8,13 @@ from typing import Any
 from sqlalchemy import URL, Engine, create_engine, event
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
-MIGRATIONS = Path(__file__).resolve().parents[2] / "migrations"
+def _migrations_dir() -> Path:
+    """``migrations/`` at the repository root (beside ``app/``), else in the working dir."""
+    beside = Path(__file__).resolve().parents[2] / "migrations"
+    return beside if beside.is_dir() else Path.cwd() / "migrations"
+
+
+MIGRATIONS = _migrations_dir()
 
 
 def connect_args(url: str, schema: str | None) -> dict[str, Any]:
