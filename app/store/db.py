@@ -8,6 +8,7 @@ from typing import Any
 from sqlalchemy import URL, Engine, create_engine, event
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
+
 def _migrations_dir() -> Path:
     """``migrations/`` at the repository root (beside ``app/``), else in the working dir."""
     beside = Path(__file__).resolve().parents[2] / "migrations"
