@@ -338,7 +338,7 @@ def start_server(args: argparse.Namespace) -> tuple[subprocess.Popen[bytes], str
 
 
 def main() -> None:
-    gc.freeze()  # the load generator's own collector pauses would count as server latency
+    gc.disable()  # the load generator's own collector pauses would count as server latency
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawTextHelpFormatter
     )
