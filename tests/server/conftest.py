@@ -13,16 +13,23 @@ import pytest
 
 from app.settings import Settings
 from app.store.db import migrate
-from tests.support.guess import register
+from engine import registry
+from tests.support.guess import GuessGame
 from tests.support.server import ThreadServer
-
-register()
 
 PG_URL = os.environ.get(
     "COVEN_TEST_POSTGRES_URL", "postgresql+asyncpg://postgres@127.0.0.1:5432/test"
 )
 REDIS_URL = os.environ.get("COVEN_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
 IN_CI = os.environ.get("CI", "").lower() == "true"
+
+
+@pytest.fixture(autouse=True)
+def guess_game(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The test-only game, registered for this test only (servers in threads share it;
+    subprocess servers register it themselves: tests/support/serve.py)."""
+    registry.games()  # the built-in games first
+    monkeypatch.setitem(registry._GAMES, GuessGame.id, GuessGame())
 
 
 def unavailable(what: str, exc: BaseException) -> None:
