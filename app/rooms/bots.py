@@ -90,8 +90,11 @@ class BotRunner:
     async def _play_once(self, code: str) -> float | None:
         """Play what is owed now; return how long to wait before looking again (``None``:
         nothing will fall due without a new commit)."""
-        table = None if code in self._fresh else self.service.cached(code)
-        self._fresh.discard(code)
+        table = self.service.cached(code)
+        if code in self._fresh:
+            self._fresh.discard(code)
+            self.service.room_changed(code)  # away flags may have moved in another worker
+            table = None
         try:
             table = table or await self.service.table(code)
         except CovenError:

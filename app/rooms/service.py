@@ -327,11 +327,13 @@ class RoomService:
         """The latest committed version (reusing this worker's copy when it is current).
 
         With ``at_least``, this worker's copy is enough when it is that new; ``fresh``
-        always asks the database."""
+        always asks the database for the match."""
         cached = self._tables.get(code)
         if not fresh and cached is not None and at_least is not None and cached.version >= at_least:
             return cached
-        room = await self.room(code, cached=not fresh)
+        # Seats change rarely and every change is announced ("room" on the bus), so the
+        # room comes from this worker's copy; the match always from the database.
+        room = await self.room(code, cached=True)
         if room.status == "open":
             room = await self.room(code)  # it may have started through another worker
         if room.status == "open":
