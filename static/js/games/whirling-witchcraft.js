@@ -170,7 +170,7 @@ export async function createRenderer(ctx) {
     return h("div", { class: "workbench", "aria-label": t("ww.workbench") }, h("div", { class: "zone-label" }, t("ww.workbench")), rows);
   }
 
-  function arcanaTracks(player) {
+  function arcanaTracks(player, before) {
     return h(
       "div",
       { class: "tracks", "aria-label": t("ww.arcana_tracks") },
@@ -182,6 +182,7 @@ export async function createRenderer(ctx) {
           if (TRIGGER_SPACES.includes(i)) cls += " trigger";
           if (i <= value && i > 0) cls += " passed";
           if (i === value) cls += " token";
+          if (i === value && before && before[kind] !== value) cls += " new-cube";
           cells.push(h("span", { class: cls }, TRIGGER_SPACES.includes(i) ? String(i) : ""));
         }
         return h("div", { class: `track track-${kind}`, title: `${arcanaName(kind)}: ${value}/${TRACK_MAX}` }, icon(kind, arcanaName(kind)), h("span", { class: "track-cells" }, cells));
@@ -254,7 +255,7 @@ export async function createRenderer(ctx) {
       h(
         "div",
         { class: "board-body" },
-        h("div", { class: "board-col" }, circle(player, fresh.circle.has(player.seat)), cauldron(player, production, view.phase), arcanaTracks(player)),
+        h("div", { class: "board-col" }, circle(player, fresh.circle.has(player.seat)), cauldron(player, production, view.phase), arcanaTracks(player, fresh.arcana.get(player.seat))),
         workbench(player, production, fresh.bench.get(player.seat)),
       ),
       tableau(player, mine, usable, production, fresh.cards.get(player.seat)),
@@ -529,12 +530,13 @@ export async function createRenderer(ctx) {
   // -- the whole table -----------------------------------------------------------------------
   function freshness(message, previous) {
     // What changed since the last message, so it can be animated: new cubes, revealed cards.
-    const fresh = { bench: new Map(), circle: new Set(), cards: new Map() };
+    const fresh = { bench: new Map(), circle: new Set(), cards: new Map(), arcana: new Map() };
     if (!previous) return fresh;
     for (const player of message.view.players) {
       const before = previous.view.players[player.seat];
       if (!before) continue;
       fresh.bench.set(player.seat, before.workbench);
+      fresh.arcana.set(player.seat, before.arcana);
       if (player.circle_total > before.circle_total) fresh.circle.add(player.seat);
     }
     for (const event of message.events || []) {
@@ -560,7 +562,7 @@ export async function createRenderer(ctx) {
     const seat = mySeat();
     const me = seat !== null ? view.players[seat] : null;
     const usable = new Set(message.legal.filter((a) => a.type === "brew").map((a) => a.recipe));
-    const fresh = animate ? freshness(message, ui.previous) : { bench: new Map(), circle: new Set(), cards: new Map() };
+    const fresh = animate ? freshness(message, ui.previous) : freshness(message, null);
     const n = view.players.length;
     const others = [];
     for (let i = 1; i <= n; i += 1) {
