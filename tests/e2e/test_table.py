@@ -395,3 +395,25 @@ def test_advanced_personalities_and_a_vanished_friend(
     assert host.errors == [], host.errors
     assert friend.errors == [], friend.errors
     page.context.close()
+
+
+def test_client_drops_stale_versions_and_reports_gaps(browser: Any, coven_server: str) -> None:
+    """The socket client's version logic, run in the browser against crafted messages."""
+    player = new_player(browser, "probe")
+    player.page.goto(f"{coven_server}/")
+    seen = player.page.evaluate(
+        """async () => {
+          const { RoomClient } = await import('/static/js/client.js');
+          const client = new RoomClient('nowhere', null);
+          const out = {states: [], gaps: []};
+          client.on('state', (m) => out.states.push(m.version));
+          client.on('gap', (g) => out.gaps.push([g.from, g.to]));
+          for (const v of [3, 4, 4, 2, 7, 8]) {
+            client.receive(JSON.stringify({type: 'state', version: v, view: {}, legal: []}));
+          }
+          return out;
+        }"""
+    )
+    assert seen == {"states": [3, 4, 7, 8], "gaps": [[4, 7]]}
+    assert player.errors == []
+    player.page.context.close()
