@@ -225,6 +225,10 @@ class Repository:
     def __init__(self, engine: AsyncEngine) -> None:
         self.engine = engine
         self.sessions = async_sessionmaker(engine, expire_on_commit=False)
+        # Reads run without a transaction: no BEGIN/ROLLBACK round trips around one SELECT.
+        self.readers = async_sessionmaker(
+            engine.execution_options(isolation_level="AUTOCOMMIT"), expire_on_commit=False
+        )
         # SQLite has one writer at a time; when this worker's writers queue on an asyncio lock
         # instead of SQLite's busy handler (which sleeps in steps of up to 100 ms), a commit
         # waits only as long as the commits before it.
@@ -268,7 +272,7 @@ class Repository:
         return _room(row, seats)
 
     async def room(self, code: str) -> RoomRecord | None:
-        async with self.sessions() as session:
+        async with self.readers() as session:
             return await self._load_room(session, code)
 
     async def create_room(
@@ -304,7 +308,7 @@ class Repository:
             return _room(row, [host])
 
     async def open_public_rooms(self, limit: int = 100) -> list[RoomRecord]:
-        async with self.sessions() as session:
+        async with self.readers() as session:
             rows = (
                 (
                     await session.execute(
@@ -420,7 +424,7 @@ class Repository:
             return _match(row)
 
     async def match(self, room_id: int) -> MatchRecord | None:
-        async with self.sessions() as session:
+        async with self.readers() as session:
             row = (
                 await session.execute(select(MatchRow).where(MatchRow.room_id == room_id))
             ).scalar()
@@ -437,14 +441,14 @@ class Repository:
             )
             .where(MatchRow.room_id == room_id)
         )
-        async with self.sessions() as session:
+        async with self.readers() as session:
             row = (await session.execute(query)).first()
             if row is None:
                 return None
             return _match(row[0]), list(row[1] or [])
 
     async def action_by_client_id(self, match_id: int, client_id: str) -> ActionRecord | None:
-        async with self.sessions() as session:
+        async with self.readers() as session:
             row = (
                 await session.execute(
                     select(ActionRow).where(
@@ -456,7 +460,7 @@ class Repository:
 
     async def action_at(self, match_id: int, version: int) -> ActionRecord | None:
         """The action that produced ``version`` (its ``stage`` is the stage at version - 1)."""
-        async with self.sessions() as session:
+        async with self.readers() as session:
             row = (
                 await session.execute(
                     select(ActionRow).where(
@@ -467,7 +471,7 @@ class Repository:
             return _action(row) if row is not None else None
 
     async def actions(self, match_id: int) -> list[ActionRecord]:
-        async with self.sessions() as session:
+        async with self.readers() as session:
             rows = (
                 (
                     await session.execute(
@@ -483,7 +487,7 @@ class Repository:
 
     async def actions_between(self, match_id: int, after: int, upto: int) -> list[ActionRecord]:
         """The actions that produced versions ``after + 1`` … ``upto``, in order."""
-        async with self.sessions() as session:
+        async with self.readers() as session:
             rows = (
                 (
                     await session.execute(
@@ -535,7 +539,7 @@ class Repository:
 
     async def rooms_needing_bots(self) -> list[str]:
         """Rooms in play where a bot may owe a move: bot seats, away seats, or a turn clock."""
-        async with self.sessions() as session:
+        async with self.readers() as session:
             helped = select(SeatRow.room_id).where(
                 (SeatRow.bot_level.is_not(None)) | (SeatRow.away.is_(True))
             )
@@ -556,7 +560,7 @@ class Repository:
         return ChatRecord(seat, name, text, now)
 
     async def recent_chat(self, room_id: int, limit: int = 50) -> list[ChatRecord]:
-        async with self.sessions() as session:
+        async with self.readers() as session:
             rows = (
                 (
                     await session.execute(
@@ -572,5 +576,5 @@ class Repository:
             return [ChatRecord(r.seat, r.name, r.text, r.created_at) for r in reversed(rows)]
 
     async def count_rooms(self) -> int:
-        async with self.sessions() as session:
+        async with self.readers() as session:
             return int((await session.execute(select(func.count(RoomRow.id)))).scalar_one())
