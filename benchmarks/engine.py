@@ -18,8 +18,8 @@ from pathlib import Path
 if __package__ in (None, ""):  # run as a script, this folder would shadow the engine package
     sys.path[0] = str(Path(__file__).resolve().parent.parent)
 
-from engine import registry  # noqa: E402
-from engine.protocol import Game  # noqa: E402
+from engine import registry
+from engine.protocol import Game
 
 
 def measure(game: Game, players: int, seconds: float) -> dict[str, object]:
