@@ -199,6 +199,7 @@ class ChatOut(BaseModel):
 
 class PresenceMessage(BaseModel):
     type: Literal["presence"] = "presence"
+    version: int | None = Field(description="latest match version known; null before start")
     status: str
     seats: list[SeatInfo]
     spectators: int

@@ -138,8 +138,11 @@ class Hub:
     async def presence_message(self, code: str) -> dict[str, Any]:
         room = await self.service.room(code, cached=True)
         seats, spectators = await self.presence(code)
+        table = self.service.cached(code)
         return {
             "type": "presence",
+            # The latest version this worker knows: a client behind it re-syncs.
+            "version": table.version if table is not None else None,
             "status": room.status,
             "seats": [
                 {
