@@ -86,6 +86,7 @@ class BotRunner:
         finally:
             if self._tasks.get(code) is asyncio.current_task():
                 del self._tasks[code]
+                self._wake.pop(code, None)
 
     async def _play_once(self, code: str) -> float | None:
         """Play what is owed now; return how long to wait before looking again (``None``:
