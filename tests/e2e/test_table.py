@@ -17,7 +17,7 @@ import pytest
 
 pytestmark = pytest.mark.e2e
 
-MATCH_SECONDS = 200
+MATCH_SECONDS = 300
 
 # Picks one clickable move on the page (the test never builds an action itself: it only
 # clicks controls the table drew from `legal`) and marks it for a real mouse click.
