@@ -176,7 +176,10 @@ class RoomService:
         return room
 
     def room_changed(self, code: str) -> None:
+        """Seats changed (joined, bot, away): drop this worker's copies of the room and of the
+        match that holds it, so the next look reads both."""
         self._rooms.pop(code, None)
+        self._tables.pop(code, None)
 
     async def seat_for(self, code: str, token: str | None) -> tuple[RoomRecord, int | None]:
         """The room and the seat ``token`` holds, from this worker's copy when it knows the
