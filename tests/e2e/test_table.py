@@ -75,6 +75,10 @@ def choose(kinds: list[str], chooser: bool, rng: random.Random) -> int:
     def of(*names: str) -> list[int]:
         return [i for i, k in indexed if k in names]
 
+    if of("swap_hand"):
+        return of("swap_hand")[0]
+    if of("ask-swap") and rng.random() < 0.03:
+        return of("ask-swap")[0]
     if of("play"):
         turn = of("toggle-rotate")
         if turn and rng.random() < 0.3:

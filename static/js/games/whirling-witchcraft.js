@@ -39,6 +39,7 @@ export async function createRenderer(ctx) {
     rotated: false,
     randomRotated: false,
     chooser: null, // {kind: "brew", recipe} | {kind: "scholar"} | {kind: "claim"}
+    confirmSwap: false,
     pending: false,
   };
 
@@ -352,7 +353,14 @@ export async function createRenderer(ctx) {
     const extras = [];
     for (const a of legal) {
       if (a.type === "play_random") extras.push(moveButton(t("ww.play_random"), a, { key: "random" }));
-      if (a.type === "swap_hand") extras.push(moveButton(t("ww.swap_hand"), a, { key: "swap" }));
+      if (a.type === "swap_hand") {
+        // Once per game and it throws the whole hand away: ask before doing it.
+        extras.push(
+          ui.confirmSwap
+            ? h("span", { class: "confirm-swap" }, t("ww.swap_sure"), " ", moveButton(t("ww.swap_yes"), a, { cls: "btn primary", key: "swap" }), h("button", { class: "btn ghost", type: "button", "data-key": "swap-no", onclick: () => { ui.confirmSwap = false; rerender(); } }, t("ww.cancel")))
+            : h("button", { class: "btn", type: "button", "data-action": "ask-swap", "data-key": "ask-swap", disabled: ui.pending, onclick: () => { ui.confirmSwap = true; rerender(); } }, t("ww.swap_hand")),
+        );
+      }
       if (a.type === "skip") extras.push(moveButton(t("ww.skip"), a, { cls: "btn primary", key: "skip" }));
     }
     if (legal.some((a) => a.type === "skip")) out.push(h("p", {}, t("ww.prompt.skip")));
@@ -639,6 +647,7 @@ export async function createRenderer(ctx) {
           ui.rotated = false;
           ui.randomRotated = false;
           ui.chooser = null;
+          ui.confirmSwap = false;
         }
         if (ui.chooser && ui.chooser.kind === "brew" && !message.legal.some((a) => a.type === "brew" && a.recipe === ui.chooser.recipe)) ui.chooser = null;
       }
