@@ -99,7 +99,7 @@ export class RoomClient {
     if (previous !== null && message.version <= previous) return; // duplicate or stale
     this.version = message.version;
     if (previous !== null && message.version > previous + 1) {
-      this.emit("gap", { from: previous, to: message.version });
+      this.emit("gap", { from: previous, to: message.version, events: message.events || [] });
     }
     this.emit("state", message);
   }

@@ -237,12 +237,24 @@ function renderLog() {
   list.scrollTop = list.scrollHeight;
 }
 
-async function fillLog(fromVersion, toVersion) {
+// Public events of versions we never received. The server may already have put them in the
+// catching-up `state` message (`alreadyHave`), so those are not logged twice.
+async function fillLog(fromVersion, toVersion, alreadyHave = []) {
   try {
     const log = await api("GET", `/api/rooms/${encodeURIComponent(code)}/log`);
     const missed = log.events.filter((e) => e.version > fromVersion && e.version < toVersion);
+    const have = new Map();
+    for (const event of alreadyHave) {
+      const key = JSON.stringify(event);
+      have.set(key, (have.get(key) || 0) + 1);
+    }
     const byVersion = new Map();
     for (const { version, ...event } of missed) {
+      const key = JSON.stringify(event);
+      if (have.get(key)) {
+        have.set(key, have.get(key) - 1);
+        continue;
+      }
       if (!byVersion.has(version)) byVersion.set(version, []);
       byVersion.get(version).push(event);
     }
@@ -334,7 +346,7 @@ async function main() {
       if (status === "open" && page.renderer && page.renderer.rejected) page.renderer.rejected();
     })
     .on("state", (message) => onState(message).catch((err) => console.error(err)))
-    .on("gap", ({ from, to }) => fillLog(from, to))
+    .on("gap", ({ from, to, events }) => fillLog(from, to, events))
     .on("presence", (message) => {
       const wasOpen = page.room.status === "open";
       page.seats = message.seats;

@@ -303,6 +303,8 @@ def test_whole_match_by_clicking(browser: Any, coven_server: str, artifacts: Pat
     # The table log told the story in words.
     log = host.page.inner_text("[data-testid=log]")
     assert "The match begins" in log and "Round 2 begins" in log and "cauldron" in log.lower()
+    rounds = [line for line in log.splitlines() if line.startswith("— Round")]
+    assert len(rounds) == len(set(rounds)), "a missed version was logged twice"
 
     # Every string the Vietnamese and Spanish players saw exists in their language.
     for player in everyone:
