@@ -61,7 +61,7 @@ def chromium_path() -> str:
     return CHROMIUM
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def coven_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """``coven serve`` on a free port, SQLite in a temp dir, bots without delay."""
     port = _free_port()
