@@ -6,8 +6,10 @@
 
 Prints: actions/s; p50/p99 of "action submitted → every socket in the room holds the new
 version"; server memory per idle socket (RSS delta over many idle spectator sockets).
-Players answer the moment they receive a state (plus ``--think`` ms), so the figures are a
-loaded table, not a leisurely one.
+Each player answers a state after a random think time (``--think``, uniform 0..N ms; 0 plays
+flat out and measures saturation instead). Latencies count in steady state: from ``--warmup``
+seconds after the last of the first R rooms has started (the opening rush of R room
+creations, 4R sockets and starts is not a table's life).
 """
 
 from __future__ import annotations
@@ -348,7 +350,12 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--game", default="whirling-witchcraft")
     parser.add_argument("--duration", type=float, default=20.0, help="seconds of play")
-    parser.add_argument("--think", type=float, default=0.0, help="max think time per action, ms")
+    parser.add_argument(
+        "--think",
+        type=float,
+        default=2000.0,
+        help="each decision waits uniform 0..THINK ms (2000: a quick human); 0 = flat out",
+    )
     parser.add_argument(
         "--warmup",
         type=float,
