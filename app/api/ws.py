@@ -83,7 +83,7 @@ async def _serve(websocket: WebSocket, coven: Services, conn: Connection, seats:
             raw = frame["bytes"].decode("utf-8", errors="replace")
         if raw is None:
             continue
-        if len(raw) > limit:
+        if len(raw) * 4 > limit and len(raw.encode("utf-8")) > limit:
             await websocket.send_text(
                 _error("frame_too_large", f"frames are limited to {limit} bytes")
             )
