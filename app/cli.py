@@ -63,9 +63,21 @@ def _migrate(_: argparse.Namespace) -> int:
 
 
 def _simulate(args: argparse.Namespace) -> int:
+    from engine.protocol import IllegalAction
     from engine.simulate import simulate
 
-    result = simulate(args.game, args.players, args.games, args.seed, args.bot)
+    try:
+        options = json.loads(args.options) if args.options else None
+    except ValueError:
+        options = None
+    if args.options and not isinstance(options, dict):
+        print("coven simulate: --options must be a JSON object", file=sys.stderr)
+        return 2
+    try:
+        result = simulate(args.game, args.players, args.games, args.seed, args.bot, options)
+    except IllegalAction as exc:
+        print(f"coven simulate: {exc.message} ({exc.code})", file=sys.stderr)
+        return 2
     print(json.dumps(result))
     return 0
 
@@ -90,6 +102,9 @@ def parser() -> argparse.ArgumentParser:
     simulate.add_argument("--games", type=int, default=100)
     simulate.add_argument("--seed", type=int, default=1)
     simulate.add_argument("--bot", default="random")
+    simulate.add_argument(
+        "--options", default=None, help="""setup options as JSON: '{"personalities": "choose"}'"""
+    )
     simulate.set_defaults(run=_simulate)
     return root
 

@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine import registry
-from engine.bots import make_bot
-from engine.protocol import Action, Game
+from engine.bots import LEVELS, make_bot
+from engine.protocol import Action, Game, IllegalAction, parse_options
 
 MAX_ACTIONS = 50_000  # a match still running after this many actions counts as unfinished
 
@@ -52,6 +52,22 @@ def play_match(
     return playout
 
 
+def _check_run(
+    game: Game, players: int, games: int, bot: str, options: dict[str, Any] | None
+) -> None:
+    """Bad arguments are the caller's mistake, not a match's error: refuse the whole run."""
+    if not game.min_players <= players <= game.max_players:
+        raise IllegalAction(
+            "bad_player_count",
+            f"{game.title} is for {game.min_players} to {game.max_players} players",
+        )
+    if games < 1:
+        raise IllegalAction("bad_games", "play at least one game")
+    if bot not in LEVELS:
+        raise IllegalAction("unknown_bot", f"no bot level {bot!r}; known: {', '.join(LEVELS)}")
+    parse_options(game, options)
+
+
 def simulate(
     game_id: str,
     players: int,
@@ -61,6 +77,7 @@ def simulate(
     options: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     game = registry.get(game_id)
+    _check_run(game, players, games, bot, options)
     finished = errors = actions = rounds = 0
     wins = [0] * players
     started = time.perf_counter()

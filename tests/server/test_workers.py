@@ -40,14 +40,20 @@ def two_workers(pg_schema: str, redis_url: str) -> Iterator[tuple[ProcessServer,
         b.stop()
 
 
-async def listen(url: str, channel: str, into: list[dict[str, Any]]) -> None:
+async def listen(
+    url: str, channel: str, into: list[dict[str, Any]], subscribed: asyncio.Event
+) -> None:
     client = redis.Redis.from_url(url, decode_responses=True)
     pubsub = client.pubsub()
     await pubsub.subscribe(channel)
     try:
         while True:
-            message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
-            if message is not None:
+            message = await pubsub.get_message(timeout=1.0)
+            if message is None:
+                continue
+            if message["type"] == "subscribe":
+                subscribed.set()  # Redis confirmed: nothing published from now on is missed
+            elif message["type"] == "message":
                 into.append(json.loads(message["data"]))
     finally:
         await pubsub.aclose()  # type: ignore[no-untyped-call]
@@ -68,8 +74,9 @@ async def test_two_workers_share_one_table(
     ]
     spectator = Client(b.url)
     bus: list[dict[str, Any]] = []
-    listener = asyncio.create_task(listen(redis_url, f"room:{code}", bus))
-    await asyncio.sleep(0.2)
+    subscribed = asyncio.Event()
+    listener = asyncio.create_task(listen(redis_url, f"room:{code}", bus, subscribed))
+    await asyncio.wait_for(subscribed.wait(), 10)
     for client in [*players, spectator]:
         await client.connect(code)
     # Presence agrees across workers: B's room page shows A's sockets too.
