@@ -139,8 +139,19 @@ def new_player(browser: Any, name: str, **context: Any) -> Player:
     return player
 
 
+FINITE_ANIMATIONS_DONE = """() => Promise.race([
+  Promise.all(document.getAnimations()
+    .filter((a) => a.effect && a.effect.getComputedTiming().endTime !== Infinity)
+    .map((a) => a.finished.catch(() => null))),
+  new Promise((done) => setTimeout(done, 3000)),
+])"""
+
+
 def shot(player: Player, artifacts: Path, name: str, *, full_page: bool = True) -> None:
     player.page.evaluate("window.scrollTo(0, 0)")
+    # Let running transitions (the reveal, the cauldron flight, the end fade-in) finish, so the
+    # picture shows what a player sees once the table is still.
+    player.page.evaluate(FINITE_ANIMATIONS_DONE)
     player.page.screenshot(path=str(artifacts / f"{name}.png"), full_page=full_page)
 
 
