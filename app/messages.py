@@ -24,6 +24,7 @@ class GameInfo(BaseModel):
     title: str
     min_players: int
     max_players: int
+    description: str = Field("", description="one or two sentences for the lobby (English)")
     options: dict[str, Any] = Field(description="JSON schema of the game's setup options")
 
 

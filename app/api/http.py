@@ -79,6 +79,7 @@ async def list_games() -> list[GameInfo]:
             title=g.title,
             min_players=g.min_players,
             max_players=g.max_players,
+            description=getattr(g, "description", ""),
             options=g.options.model_json_schema(),
         )
         for g in registry.games()

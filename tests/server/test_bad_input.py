@@ -231,6 +231,8 @@ async def test_openapi_describes_every_route(sqlite_server: ThreadServer) -> Non
     guess = next(g for g in games if g["id"] == "test-guess")
     assert guess["options"]["properties"]["rounds"]["default"] == 2
     assert (guess["min_players"], guess["max_players"]) == (2, 4)
+    whirling = next(g for g in games if g["id"] == "whirling-witchcraft")
+    assert "right" in whirling["description"]
 
 
 async def test_lobby_lists_open_public_rooms_only(sqlite_server: ThreadServer) -> None:
