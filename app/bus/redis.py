@@ -17,6 +17,7 @@ from typing import Any
 
 import redis.asyncio as redis
 
+from app import wire
 from app.bus.base import PRESENCE_TTL, Message, Subscription
 
 log = logging.getLogger(__name__)
@@ -63,14 +64,14 @@ class RedisBus:
                 continue
             channel = message["channel"]
             try:
-                payload = json.loads(message["data"])
+                payload = wire.loads(message["data"])
             except ValueError:
                 continue
             for sub in list(self._subscribers.get(channel, ())):
                 sub.deliver(payload)
 
     async def publish(self, channel: str, message: Message) -> None:
-        await self._client.publish(channel, json.dumps(message, separators=(",", ":")))
+        await self._client.publish(channel, wire.dumps(message))
 
     async def subscribe(self, channel: str) -> Subscription:
         sub = Subscription(channel, self._unsubscribe)

@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import uuid
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from app import wire
 from app.bus import Bus, Subscription
 from app.bus.base import PRESENCE_REFRESH
 from app.errors import CovenError
@@ -176,13 +176,13 @@ class Hub:
         elif kind in ("presence", "room"):
             if kind == "room":
                 self.service.room_changed(room.code)
-            text = json.dumps(await self.presence_message(room.code), separators=(",", ":"))
+            text = wire.dumps(await self.presence_message(room.code))
             await self._broadcast(room, text)
             if kind == "room":
                 with contextlib.suppress(CovenError):
                     await self.push_state(room, None)
         elif kind == "chat":
-            await self._broadcast(room, json.dumps(message, separators=(",", ":")))
+            await self._broadcast(room, wire.dumps(message))
 
     async def push_state(self, room: RoomHub, version: int | None) -> None:
         try:

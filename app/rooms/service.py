@@ -8,12 +8,12 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import hashlib
-import json
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from app import wire
 from app.bus import Bus
 from app.errors import CovenError
 from app.store.repository import (
@@ -125,12 +125,12 @@ class Table:
         event since its last version, so the table log has no holes."""
         message = self.message(seat)
         message["events"] = events_for(events, seat)
-        return json.dumps(message, separators=(",", ":"))
+        return wire.dumps(message)
 
     def message_text(self, seat: int | None) -> str:
         text = self._rendered.get(seat)
         if text is None:
-            text = json.dumps(self.message(seat), separators=(",", ":"))
+            text = wire.dumps(self.message(seat))
             self._rendered[seat] = text
         return text
 

@@ -8,6 +8,8 @@ from typing import Any
 from sqlalchemy import URL, Engine, create_engine, event
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
+from app import wire
+
 
 def _migrations_dir() -> Path:
     """``migrations/`` at the repository root (beside ``app/``), else in the working dir."""
@@ -52,20 +54,30 @@ def make_engine(url: str, schema: str | None = None) -> AsyncEngine:
             url,
             connect_args=connect_args(url, schema),
             pool_reset_on_return=None,
+            json_serializer=wire.dumps,
+            json_deserializer=wire.loads,
             pool_size=20,
             max_overflow=20,
         )
         _tune_sqlite(engine)
         return engine
     return create_async_engine(
-        url, connect_args=connect_args(url, schema), pool_size=20, max_overflow=20
+        url,
+        connect_args=connect_args(url, schema),
+        json_serializer=wire.dumps,
+        json_deserializer=wire.loads,
+        pool_size=20,
+        max_overflow=20,
     )
 
 
 def make_sync_sqlite_engine(url: URL) -> Engine:
     """The same SQLite file through the plain ``sqlite3`` driver (the move writer's thread)."""
     engine = create_engine(
-        url.set(drivername="sqlite"), connect_args={"timeout": 30, "check_same_thread": False}
+        url.set(drivername="sqlite"),
+        connect_args={"timeout": 30, "check_same_thread": False},
+        json_serializer=wire.dumps,
+        json_deserializer=wire.loads,
     )
     _tune_sqlite(engine)
     return engine
