@@ -423,25 +423,26 @@ class RoomService:
                     table, verified = await self.table(code, fresh=True), True
                     continue
                 try:
-                    stage_since = await self.repo.commit_action(match, new)
+                    committed = await self.repo.commit_action(match, new)
                 except ClientIdTaken:
                     twin = await self._twin(match.id, seat, client_id)
                     if twin is not None:
                         return twin
-                    stage_since = None
-                if stage_since is None:
+                    committed = None
+                if committed is None:
                     # Another worker moved the match first: reload, re-validate, retry.
                     table, verified = await self.table(code, fresh=True), True
                     continue
                 room = table.room
-                if new.clear_away:
+                came_back = committed.came_back
+                if came_back:
                     room = await self.room(code)
                 new_match = dataclasses.replace(
                     match,
                     version=match.version + 1,
                     snapshot=new.snapshot,
                     stage=new.stage_after,
-                    stage_since=stage_since,
+                    stage_since=committed.stage_since,
                     finished=new.finished,
                 )
                 stages = match_stages(table, match)
@@ -460,7 +461,7 @@ class RoomService:
                 "events": public_events(new.events),
             },
         )
-        if new.finished or new.clear_away:
+        if new.finished or came_back:
             await self.bus.publish(room_channel(code), {"type": "room"})
         self._changed(code)
         return Ack(client_id, match.version + 1)
@@ -484,7 +485,6 @@ class RoomService:
             step = table.game.apply(table.state, seat, action)
         except IllegalAction as exc:
             raise CovenError.from_illegal(exc) from None
-        record = table.room.seat(seat)
         new = NewAction(
             seat=seat,
             action=action,
@@ -495,8 +495,8 @@ class RoomService:
             snapshot=table.game.dump(step.state),
             stage_after=table.game.stage(step.state),
             finished=table.game.result(step.state) is not None,
-            # The player is back: a bot stops playing for this seat.
-            clear_away=not by_bot and record is not None and record.away,
+            # A person's move takes the seat back from a bot, if one was playing for it.
+            clear_away=not by_bot,
         )
         return new, step
 

@@ -24,9 +24,10 @@ ROOMS = cast(Table, RoomRow.__table__)
 
 def _move_statements(
     match: MatchRecord, new: NewAction, now: float, stage_since: float
-) -> tuple[Executable, list[Executable]]:
+) -> tuple[Executable, list[Executable], Executable | None]:
     """One move as Core statements (the hot path; no ORM unit of work): the version-guarded
-    UPDATE, then what to write if it moved exactly one row."""
+    UPDATE, what to write if it moved exactly one row, and (for a person's move) the UPDATE
+    that takes the seat back from a bot, whose row count says whether the seat was away."""
     version = match.version + 1
     guard = (
         update(MATCHES)
@@ -52,15 +53,22 @@ def _move_statements(
             created_at=now,
         )
     ]
+    back = None
     if new.clear_away:
-        rest.append(
+        # Read nothing first: another worker's turn clock may have marked the seat away
+        # after this worker last loaded the room.
+        back = (
             update(SEATS)
-            .where(SEATS.c.room_id == match.room_id, SEATS.c.seat == new.seat)
+            .where(
+                SEATS.c.room_id == match.room_id,
+                SEATS.c.seat == new.seat,
+                SEATS.c.away.is_(True),
+            )
             .values(away=False)
         )
     if new.finished:
         rest.append(update(ROOMS).where(ROOMS.c.id == match.room_id).values(status="finished"))
-    return guard, rest
+    return guard, rest, back
 
 
 class SqliteWriter:
@@ -73,19 +81,31 @@ class SqliteWriter:
         self.engine = make_sync_sqlite_engine(url)
         self.executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sqlite-writer")
 
-    def run(self, guard: Executable, rest: list[Executable]) -> bool:
+    def run(
+        self, guard: Executable, rest: list[Executable], back: Executable | None
+    ) -> Committed | None:
         with self.engine.connect() as conn:
             with conn.begin() as transaction:
                 if conn.execute(guard).rowcount != 1:
                     transaction.rollback()
-                    return False
+                    return None
                 for statement in rest:
                     conn.execute(statement)
-            return True
+                came_back = back is not None and conn.execute(back).rowcount > 0
+            return Committed(0.0, came_back)
 
     def close(self) -> None:
         self.executor.shutdown(wait=True)
         self.engine.dispose()
+
+
+@dataclass(frozen=True, slots=True)
+class Committed:
+    """A move that landed: when the match's current stage began, and whether the mover's seat
+    was taken back from a bot by it."""
+
+    stage_since: float
+    came_back: bool
 
 
 class ClientIdTaken(Exception):
@@ -505,37 +525,39 @@ class Repository:
             )
             return [_action(r) for r in rows]
 
-    async def commit_action(self, match: MatchRecord, new: NewAction) -> float | None:
+    async def commit_action(self, match: MatchRecord, new: NewAction) -> Committed | None:
         """Append ``new`` and move the match to ``match.version + 1`` in one transaction.
 
-        Returns when the match's current stage began (its ``stage_since``), or ``None`` when
-        another writer moved the match first (the caller reloads and retries); raises
-        ``ClientIdTaken`` when the same client_id was committed meanwhile.
+        Returns when the match's current stage began and whether the seat came back from a
+        bot, or ``None`` when another writer moved the match first (the caller reloads and
+        retries); raises ``ClientIdTaken`` when the same client_id was committed meanwhile.
         """
         now = time.time()
         stage_since = now if new.stage_after != new.stage_before else match.stage_since
-        guard, rest = _move_statements(match, new, now, stage_since)
+        guard, rest, back = _move_statements(match, new, now, stage_since)
         try:
             if self._sqlite_writer is not None:
                 assert self._write_lock is not None
                 async with self._write_lock:
                     loop = asyncio.get_running_loop()
-                    moved = await loop.run_in_executor(
-                        self._sqlite_writer.executor, self._sqlite_writer.run, guard, rest
+                    done = await loop.run_in_executor(
+                        self._sqlite_writer.executor, self._sqlite_writer.run, guard, rest, back
                     )
             else:
                 async with self._write_connection() as conn:
-                    moved = (await conn.execute(guard)).rowcount == 1
-                    if moved:
+                    done = None
+                    if (await conn.execute(guard)).rowcount == 1:
                         for statement in rest:
                             await conn.execute(statement)
+                        came_back = back is not None and (await conn.execute(back)).rowcount > 0
+                        done = Committed(0.0, came_back)
                     else:
                         await conn.rollback()
         except IntegrityError as exc:
             # The version guard already serialised writers, so the only key left to collide
             # is (match, client_id); the caller reloads and finds the committed twin.
             raise ClientIdTaken(new.client_id) from exc
-        return stage_since if moved else None
+        return Committed(stage_since, done.came_back) if done is not None else None
 
     async def rooms_needing_bots(self) -> list[str]:
         """Rooms in play where a bot may owe a move: bot seats, away seats, or a turn clock."""
