@@ -1,4 +1,4 @@
-"""The browser pages: the lobby, the room by its link, static files and card catalogs.
+"""The browser pages: the lobby, the room by its link, and the static files.
 
 Pages are thin Jinja2 shells; everything live (seats, presence, the table) is drawn by the ES
 modules in ``static/js`` from the HTTP API and the room WebSocket.
@@ -10,12 +10,9 @@ from pathlib import Path
 from typing import Any
 
 from fastapi import APIRouter, Request
-from fastapi.responses import HTMLResponse, JSONResponse
+from fastapi.responses import HTMLResponse
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
-
-from engine import registry
-from engine.protocol import IllegalAction
 
 ROOT = Path(__file__).resolve().parent.parent
 TEMPLATES = Jinja2Templates(directory=str(ROOT / "templates"))
@@ -44,22 +41,6 @@ async def lobby(request: Request) -> HTMLResponse:
 @router.get("/r/{code}", response_class=HTMLResponse, include_in_schema=False)
 async def room(request: Request, code: str) -> HTMLResponse:
     return _page(request, "room.html", code=code)
-
-
-@router.get("/api/games/{game_id}/catalog", tags=["lobby"])
-async def catalog(game_id: str) -> JSONResponse:
-    """Static card data for the game's renderer (recipes with both faces, personalities…)."""
-    try:
-        game = registry.get(game_id)
-    except IllegalAction:
-        game = None
-    describe = getattr(game, "catalog", None)
-    if game is None or not callable(describe):
-        return JSONResponse(
-            {"error": {"code": "unknown_game", "message": f"no card catalog for {game_id!r}"}},
-            status_code=404,
-        )
-    return JSONResponse(describe(), headers={"Cache-Control": "public, max-age=300"})
 
 
 class _Static(StaticFiles):

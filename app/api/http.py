@@ -5,6 +5,7 @@ from __future__ import annotations
 from fastapi import APIRouter
 from fastapi.responses import Response
 
+from app import wire
 from app.api.deps import ServicesDep, TokenDep
 from app.errors import CovenError
 from app.messages import (
@@ -84,6 +85,20 @@ async def list_games() -> list[GameInfo]:
         )
         for g in registry.games()
     ]
+
+
+@router.get("/api/games/{game_id}/catalog", tags=["lobby"])
+async def game_catalog(game_id: str) -> Response:
+    """Static card data for the game's renderer (Whirling Witchcraft: every recipe with both
+    faces, every personality, the ingredients and their workbench capacity)."""
+    describe = getattr(RoomService.game(game_id), "catalog", None)
+    if not callable(describe):
+        raise CovenError("unknown_game", f"{game_id!r} has no card catalog")
+    return Response(
+        wire.dumps(describe()),
+        media_type="application/json",
+        headers={"Cache-Control": "public, max-age=300"},
+    )
 
 
 @router.post("/api/rooms", response_model=RoomWithSeat, status_code=201, tags=["lobby"])

@@ -42,27 +42,3 @@ async def test_static_files_are_served_and_local(client: httpx.AsyncClient) -> N
     for path in ("/", "/r/x", "/static/css/coven.css"):
         text = (await client.get(path)).text
         assert "https://" not in text and "http://" not in text.replace("http://www.w3.org", "")
-
-
-async def test_catalog(client: httpx.AsyncClient) -> None:
-    response = await client.get("/api/games/whirling-witchcraft/catalog")
-    assert response.status_code == 200
-    data = response.json()
-    assert {i["key"]: i["capacity"] for i in data["ingredients"]} == {
-        "heart": 3,
-        "mandrake": 4,
-        "mushroom": 9,
-        "spider": 9,
-        "toad": 9,
-    }
-    assert len(data["recipes"]) == 60
-    charm = data["recipes"]["R13"]
-    assert charm["front"]["out"] == {"mushroom": 2}
-    assert charm["turned"]["in"] == {"mushroom": 2}
-    assert data["personalities"]["P12"]["recipe"]["front"]["in"] == {"mandrake": 3}
-
-
-async def test_catalog_of_an_unknown_game(client: httpx.AsyncClient) -> None:
-    response = await client.get("/api/games/chess/catalog")
-    assert response.status_code == 404
-    assert response.json()["error"]["code"] == "unknown_game"
