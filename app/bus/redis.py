@@ -22,6 +22,10 @@ from app.bus.base import PRESENCE_TTL, Message, Subscription
 
 log = logging.getLogger(__name__)
 
+SUBSCRIBE_WAIT = 5.0
+_DONE = asyncio.Event()
+_DONE.set()
+
 
 class RedisBus:
     def __init__(self, url: str) -> None:
@@ -31,6 +35,9 @@ class RedisBus:
         self._reader: asyncio.Task[None] | None = None
         self._ready = asyncio.Event()
         self._lock = asyncio.Lock()
+        # Channels whose SUBSCRIBE Redis has not confirmed yet: a publish before the
+        # confirmation would not reach this worker.
+        self._confirming: dict[str, asyncio.Event] = {}
 
     async def start(self) -> None:
         await self._client.ping()
@@ -51,15 +58,17 @@ class RedisBus:
     async def _read(self) -> None:
         while True:
             try:
-                message = await self._pubsub.get_message(
-                    ignore_subscribe_messages=True, timeout=1.0
-                )
+                message = await self._pubsub.get_message(timeout=1.0)
             except asyncio.CancelledError:
                 raise
             except Exception:  # a dropped connection: pub/sub may lose messages (clients re-sync)
                 log.exception("redis bus read failed; retrying")
                 await asyncio.sleep(0.5)
                 continue
+            if message is not None and message.get("type") == "subscribe":
+                confirmed = self._confirming.pop(str(message["channel"]), None)
+                if confirmed is not None:
+                    confirmed.set()
             if message is None or message.get("type") != "message":
                 continue
             channel = message["channel"]
@@ -79,7 +88,14 @@ class RedisBus:
             first = not self._subscribers.get(channel)
             self._subscribers[channel].add(sub)
             if first:
+                confirmed = self._confirming.setdefault(channel, asyncio.Event())
                 await self._pubsub.subscribe(channel)
+            else:
+                confirmed = self._confirming.get(channel) or _DONE
+        # Return once Redis delivers this channel to us, so that what the caller announces
+        # next (and every later notice of other workers) is heard.
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(confirmed.wait(), SUBSCRIBE_WAIT)
         return sub
 
     def _unsubscribe(self, sub: Subscription) -> None:

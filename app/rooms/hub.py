@@ -51,6 +51,7 @@ class RoomHub:
     subscription: Subscription
     connections: set[Connection] = field(default_factory=set)
     reader: asyncio.Task[None] | None = None
+    last_presence: str = ""  # the presence text this worker last sent to the room's sockets
 
 
 class Hub:
@@ -59,6 +60,7 @@ class Hub:
         self.bus = bus
         self.worker = uuid.uuid4().hex
         self.rooms: dict[str, RoomHub] = {}
+        self._opening: dict[str, asyncio.Lock] = {}
         self._refresher: asyncio.Task[None] | None = None
 
     async def start(self) -> None:
@@ -81,13 +83,16 @@ class Hub:
     # -- joining and leaving ----------------------------------------------------------------
 
     async def join(self, conn: Connection) -> None:
-        room = self.rooms.get(conn.code)
-        if room is None:
-            subscription = await self.bus.subscribe(room_channel(conn.code))
-            room = RoomHub(conn.code, subscription)
-            self.rooms[conn.code] = room
-            room.reader = asyncio.create_task(self._read(room), name=f"hub:{conn.code}")
-        room.connections.add(conn)
+        # One subscription per room: a second socket arriving while the first one's
+        # subscription is being set up must join the same RoomHub, not make its own.
+        async with self._opening.setdefault(conn.code, asyncio.Lock()):
+            room = self.rooms.get(conn.code)
+            if room is None:
+                subscription = await self.bus.subscribe(room_channel(conn.code))
+                room = RoomHub(conn.code, subscription)
+                self.rooms[conn.code] = room
+                room.reader = asyncio.create_task(self._read(room), name=f"hub:{conn.code}")
+            room.connections.add(conn)
         await self._announce_presence(conn.code)
 
     async def leave(self, conn: Connection) -> None:
@@ -97,6 +102,7 @@ class Hub:
         room.connections.discard(conn)
         if not room.connections:
             del self.rooms[conn.code]
+            self._opening.pop(conn.code, None)
             if room.reader is not None:
                 room.reader.cancel()
             room.subscription.close()
@@ -120,11 +126,14 @@ class Hub:
         await self.bus.publish(room_channel(code), {"type": "presence"})
 
     async def _refresh_presence(self) -> None:
+        """Keep this worker's entry alive, and resend presence where it changed unannounced
+        (pub/sub may drop a notice, and a worker that died never announced its sockets' end)."""
         while True:
             await asyncio.sleep(PRESENCE_REFRESH)
-            for code in list(self.rooms):
+            for code, room in list(self.rooms.items()):
                 with contextlib.suppress(Exception):
                     await self.bus.set_presence(code, self.worker, self._local_presence(code))
+                    await self._send_presence(room)
 
     async def presence(self, code: str) -> tuple[set[int], int]:
         """Every worker's view of who is here: connected seats and the spectator count."""
@@ -176,8 +185,7 @@ class Hub:
         elif kind in ("presence", "room"):
             if kind == "room":
                 self.service.room_changed(room.code)
-            text = wire.dumps(await self.presence_message(room.code))
-            await self._broadcast(room, text)
+            await self._send_presence(room, always=True)
             if kind == "room":
                 with contextlib.suppress(CovenError):
                     await self.push_state(room, None)
@@ -211,6 +219,12 @@ class Hub:
                 texts[conn] = table.catch_up_text(conn.seat, events)
             conn.sent_version = table.version
         await asyncio.gather(*(c.send(texts[c]) for c in targets))
+
+    async def _send_presence(self, room: RoomHub, *, always: bool = False) -> None:
+        text = wire.dumps(await self.presence_message(room.code))
+        if always or text != room.last_presence:
+            room.last_presence = text
+            await self._broadcast(room, text)
 
     async def _broadcast(self, room: RoomHub, text: str) -> None:
         await asyncio.gather(*(c.send(text) for c in list(room.connections)))

@@ -84,7 +84,9 @@ async def test_two_workers_share_one_table(
         lambda: any(
             m["type"] == "presence" and all(s["connected"] for s in m["seats"])
             for m in spectator.messages
-        )
+        ),
+        timeout=25,  # a dropped notice is mended by the next presence refresh (10 s)
+        what="presence from both workers",
     )
     assert (await players[0].http.post(f"/api/rooms/{code}/start")).status_code == 200
 
@@ -100,8 +102,9 @@ async def test_two_workers_share_one_table(
     listener.cancel()
     with contextlib.suppress(asyncio.CancelledError):
         await listener
+    # Every version announced once; two workers' announcements may cross on the way.
     versions = [m["version"] for m in bus if m["type"] == "version"]
-    assert versions == list(range(0, final["version"] + 1))
+    assert sorted(versions) == list(range(0, final["version"] + 1))
     for message in bus:
         assert not {"view", "legal", "state", "snapshot", "token"} & message.keys()
         assert all("to" not in e for e in message.get("events", []))
