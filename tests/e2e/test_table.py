@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -139,6 +140,35 @@ def new_player(browser: Any, name: str, **context: Any) -> Player:
     return player
 
 
+def play_until_over(
+    players: list[Player],
+    rng: random.Random,
+    seconds: float,
+    before: Callable[[Player], None] | None = None,
+    after: Callable[[Player, dict[str, Any]], None] | None = None,
+) -> None:
+    """Every player clicks one legal move in turn until each sees the end screen; ``before`` and
+    ``after`` watch each player's turn (screenshots, a reload, checks along the way)."""
+    deadline = time.monotonic() + seconds
+    over: set[str] = set()
+    while len(over) < len(players):
+        assert time.monotonic() < deadline, "the match did not end in time"
+        moved = False
+        for player in players:
+            if player.name in over:
+                continue
+            if before is not None:
+                before(player)
+            info = step(player, rng)
+            if info["state"] == "over":
+                over.add(player.name)
+            moved = moved or info["state"] == "move"
+            if after is not None:
+                after(player, info)
+        if not moved:
+            players[0].page.wait_for_timeout(25)
+
+
 FINITE_ANIMATIONS_DONE = """() => Promise.race([
   Promise.all(document.getAnimations()
     .filter((a) => a.effect && a.effect.getComputedTiming().endTime !== Infinity)
@@ -248,56 +278,48 @@ def test_whole_match_by_clicking(browser: Any, coven_server: str, artifacts: Pat
     reloaded = False
     mid_shot = False
     moments: set[str] = set()
-    deadline = time.monotonic() + MATCH_SECONDS
-    over: set[str] = set()
-    while len(over) < len(players):
-        assert time.monotonic() < deadline, "the match did not end in time"
-        moved = False
-        for player in players:
-            if player.name in over:
-                continue
-            if player is host:
-                for moment, selector in (
-                    ("brew-chooser", "#table .chooser"),
-                    ("arcana", "#table .arcana-choice"),
-                ):
-                    if moment not in moments and host.page.locator(selector).count():
-                        shot(host, artifacts, moment, full_page=False)
-                        moments.add(moment)
-            info = step(player, rng)
-            if info["state"] == "over":
-                over.add(player.name)
-            elif info["state"] == "move":
-                moved = True
-            round_ = info.get("round") or 0
-            if not reloaded and round_ >= 2 and player is circe:
-                circe.page.reload()
-                circe.page.wait_for_selector("#table .ww")
-                seat_name = "[data-testid=my-board] [data-testid=my-seat-name]"
-                assert circe.page.inner_text(seat_name) == "Circe"
-                assert circe.page.locator("[data-testid=hand]").count() == 1
-                reloaded = True
-            if not mid_shot and round_ >= 3 and info["state"] == "move":
-                shot(host, artifacts, "table-mid-game")
-                shot(friend, artifacts, "table-phone-vi", full_page=False)
-                assert_fits_the_screen(friend)
-                shot(spectator, artifacts, "table-spectator-es")
-                # The spectator sees the public table and nothing secret.
-                spec = spectator.page
-                assert spec.locator("[data-testid=hand]").count() == 0
-                assert spec.locator("[data-testid=hand-card]").count() == 0
-                assert spec.locator("#table [data-action]").count() == 0
-                assert spec.locator("[data-testid=board-0]").count() == 1
-                # The language switch redraws the live table at once.
-                spec.select_option("[data-testid=lang-select]", "vi")
-                spec.wait_for_function("document.documentElement.lang === 'vi'")
-                assert "Vòng" in spec.inner_text(".phase-line")
-                spec.select_option("[data-testid=lang-select]", "es")
-                spec.wait_for_function("document.documentElement.lang === 'es'")
-                assert "Ronda" in spec.inner_text(".phase-line")
-                mid_shot = True
-        if not moved:
-            players[0].page.wait_for_timeout(25)
+
+    def before(player: Player) -> None:
+        if player is host:
+            for moment, selector in (
+                ("brew-chooser", "#table .chooser"),
+                ("arcana", "#table .arcana-choice"),
+            ):
+                if moment not in moments and host.page.locator(selector).count():
+                    shot(host, artifacts, moment, full_page=False)
+                    moments.add(moment)
+
+    def after(player: Player, info: dict[str, Any]) -> None:
+        nonlocal reloaded, mid_shot
+        round_ = info.get("round") or 0
+        if not reloaded and round_ >= 2 and player is circe:
+            circe.page.reload()
+            circe.page.wait_for_selector("#table .ww")
+            seat_name = "[data-testid=my-board] [data-testid=my-seat-name]"
+            assert circe.page.inner_text(seat_name) == "Circe"
+            assert circe.page.locator("[data-testid=hand]").count() == 1
+            reloaded = True
+        if not mid_shot and round_ >= 3 and info["state"] == "move":
+            shot(host, artifacts, "table-mid-game")
+            shot(friend, artifacts, "table-phone-vi", full_page=False)
+            assert_fits_the_screen(friend)
+            shot(spectator, artifacts, "table-spectator-es")
+            # The spectator sees the public table and nothing secret.
+            spec = spectator.page
+            assert spec.locator("[data-testid=hand]").count() == 0
+            assert spec.locator("[data-testid=hand-card]").count() == 0
+            assert spec.locator("#table [data-action]").count() == 0
+            assert spec.locator("[data-testid=board-0]").count() == 1
+            # The language switch redraws the live table at once.
+            spec.select_option("[data-testid=lang-select]", "vi")
+            spec.wait_for_function("document.documentElement.lang === 'vi'")
+            assert "Vòng" in spec.inner_text(".phase-line")
+            spec.select_option("[data-testid=lang-select]", "es")
+            spec.wait_for_function("document.documentElement.lang === 'es'")
+            assert "Ronda" in spec.inner_text(".phase-line")
+            mid_shot = True
+
+    play_until_over(players, rng, MATCH_SECONDS, before, after)
 
     assert reloaded, "the match ended before anyone could reload"
     spectator.page.wait_for_selector("[data-testid=game-over]")
@@ -348,23 +370,6 @@ def test_whole_match_by_clicking(browser: Any, coven_server: str, artifacts: Pat
         assert player.errors == [], f"{player.name}: {player.errors}"
     for player in everyone:
         player.page.context.close()
-
-
-def play_until_over(players: list[Player], rng: random.Random, seconds: float) -> None:
-    deadline = time.monotonic() + seconds
-    over: set[str] = set()
-    while len(over) < len(players):
-        assert time.monotonic() < deadline, "the match did not end in time"
-        moved = False
-        for player in players:
-            if player.name in over:
-                continue
-            info = step(player, rng)
-            if info["state"] == "over":
-                over.add(player.name)
-            moved = moved or info["state"] == "move"
-        if not moved:
-            players[0].page.wait_for_timeout(25)
 
 
 def test_advanced_personalities_and_a_vanished_friend(
