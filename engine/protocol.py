@@ -13,13 +13,30 @@ Two kinds of games run on this protocol:
   several small actions, dice come from the RNG stored in the state.
 
 ``stage`` is the one addition to the protocol in DESIGN.md: an id that stays the same for the
-whole length of one decision step. The server uses it to accept an action sent against an older
-version of the *same* step (two players choosing at the same moment) while still refusing an
-action aimed at a step that is over.
+whole length of one decision step. The server uses it, per seat, to accept an action sent against
+an older version of the *same* step by a seat that has not acted since (two players choosing at
+the same moment) while refusing an action aimed at a step that is over, or a sub-action of a
+sequential turn sent twice.
+
+**``to_move`` is public.** Every seat and every spectator is told who owes a decision, so a game
+must never reveal a hidden fact through it (never prompt only the holders of a hidden card: in
+Witch's Brew every seat answers a role, holders and non-holders alike).
+
+**Events are addressed by an envelope key no game may use as data**: :data:`TO` (``"@to"``), a
+sorted list of seats. An event without it is public. Build private events with
+:func:`private`; never give a game's own field a name starting with ``"@"``. Every game declares
+the visibility of each event type it emits in ``event_types`` (``PUBLIC`` or ``PRIVATE``), and
+``tests/engine`` checks every registered game against its declaration.
+
+Optional, for search bots (see ``engine/bots``): ``determinize(view, seat, rng)`` returns a full
+state consistent with what ``seat`` sees in ``view`` (hidden cards dealt at random from what is
+unseen), and ``evaluate(state, seat)`` scores a position for ``seat`` (higher is better), the
+one-ply heuristic of the ``greedy`` bot. Both live next to the game's rules.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol, runtime_checkable
 
@@ -29,8 +46,29 @@ Action = dict[str, Any]
 """A small JSON object with a ``type`` field, e.g. ``{"type": "play", "card": "R17"}``."""
 
 Event = dict[str, Any]
-"""What happened, for the table log: ``{"type": ..., ...}``; a ``"to": seat`` key addresses it to
-one seat only (everyone else never receives it)."""
+"""What happened, for the table log: ``{"type": ..., ...}``. Public unless it carries the
+envelope key :data:`TO`, the list of seats that may receive it."""
+
+TO = "@to"
+"""The envelope key of an addressed event: a sorted list of the seats that may see it."""
+
+PUBLIC = "public"
+PRIVATE = "private"
+"""The two visibilities a game declares for its event types in ``event_types``."""
+
+
+def private(event: Event, seats: int | Iterable[int]) -> Event:
+    """``event`` addressed to ``seats`` only (one seat or several)."""
+    targets = [seats] if isinstance(seats, int) else list(seats)
+    if not targets:
+        raise ValueError("a private event needs at least one seat")
+    if any(key.startswith("@") for key in event):
+        raise ValueError(f"event keys starting with '@' are reserved: {sorted(event)}")
+    return {**event, TO: sorted(set(targets))}
+
+
+def is_public(event: Event) -> bool:
+    return TO not in event
 
 
 class IllegalAction(Exception):
@@ -53,19 +91,45 @@ class Step:
     events: list[Event] = field(default_factory=list)
 
 
+def rank(winners: list[int], scores: list[int]) -> list[int]:
+    """Placings from winners and scores: winners share place 1; the others follow by score,
+    equal scores sharing a place (competition ranking: 1, 1, 3, ...)."""
+    others = sorted((s for s in range(len(scores)) if s not in winners), key=lambda s: -scores[s])
+    placings = [0] * len(scores)
+    for seat in winners:
+        placings[seat] = 1
+    place = len(winners) + 1
+    for i, seat in enumerate(others):
+        if i and scores[seat] == scores[others[i - 1]]:
+            placings[seat] = placings[others[i - 1]]
+        else:
+            placings[seat] = place + i
+    return placings
+
+
 @dataclass(frozen=True, slots=True)
 class Result:
-    """How a finished match ended: who won, every seat's score, and why."""
+    """How a finished match ended: who won, every seat's score and place, and why.
+
+    ``placings[seat]`` is that seat's place, 1 for the winners; tied seats share a place. A game
+    whose tie-breaks order the losers too passes them; otherwise they follow from the scores.
+    """
 
     winners: list[int]
     scores: list[int]
     reason: str
     details: dict[str, Any] = field(default_factory=dict)
+    placings: list[int] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if not self.placings:
+            object.__setattr__(self, "placings", rank(self.winners, self.scores))
 
     def as_dict(self) -> dict[str, Any]:
         return {
             "winners": list(self.winners),
             "scores": list(self.scores),
+            "placings": list(self.placings),
             "reason": self.reason,
             "details": self.details,
         }
@@ -73,12 +137,12 @@ class Result:
 
 def public_events(events: list[Event]) -> list[Event]:
     """The events every seat and every spectator may see."""
-    return [e for e in events if "to" not in e]
+    return [e for e in events if TO not in e]
 
 
 def events_for(events: list[Event], seat: int | None) -> list[Event]:
     """The events one seat (or, with ``None``, a spectator) may see."""
-    return [e for e in events if "to" not in e or (seat is not None and e["to"] == seat)]
+    return [e for e in events if TO not in e or (seat is not None and seat in e[TO])]
 
 
 @runtime_checkable
@@ -90,13 +154,16 @@ class Game(Protocol):
     min_players: ClassVar[int]
     max_players: ClassVar[int]
     options: ClassVar[type[BaseModel]]
+    event_types: ClassVar[Mapping[str, str]]
+    """Every event type the game emits, with its visibility (``PUBLIC`` or ``PRIVATE``)."""
 
     def setup(self, players: int, seed: int, options: dict[str, Any] | None = None) -> Any:
         """A new match. Raises ``IllegalAction("bad_options", ...)`` for bad options."""
         ...
 
     def to_move(self, state: Any) -> frozenset[int]:
-        """The seats that owe a decision now (empty once the match is over)."""
+        """The seats that owe a decision now (empty once the match is over). Public: every
+        seat and spectator sees it, so it must not depend on a hidden fact."""
         ...
 
     def legal_actions(self, state: Any, seat: int) -> list[Action]:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine import registry
-from engine.bots import LEVELS, make_bot
+from engine.bots import LEVELS, make_bot, seen
 from engine.protocol import Action, Game, IllegalAction, parse_options
 
 MAX_ACTIONS = 50_000  # a match still running after this many actions counts as unfinished
@@ -44,7 +44,7 @@ def play_match(
         if not owing:
             break
         seat = owing[scheduler.randrange(len(owing))]
-        action = bots[seat].choose(game, state, seat)
+        action = bots[seat].choose(game, seen(game, state, seat))
         state = game.apply(state, seat, action).state
         playout.actions.append((seat, action))
     playout.state = state

@@ -24,7 +24,7 @@ from app.store.repository import (
     RoomRecord,
 )
 from engine import registry
-from engine.bots import LEVELS, make_bot
+from engine.bots import LEVELS, make_bot, seen
 from engine.protocol import (
     Event,
     Game,
@@ -529,7 +529,7 @@ class RoomService:
 
     async def bot_act(self, code: str, table: Table, seat: int, level: str) -> Ack:
         bot = make_bot(level, bot_seed(table.match.seed, seat, table.version))
-        action = bot.choose(table.game, table.state, seat)
+        action = bot.choose(table.game, seen(table.game, table.state, seat))
         return await self.act(
             code, seat, action, bot_client_id(seat, table.version), table.version, by_bot=True
         )

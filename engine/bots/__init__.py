@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from engine.bots.base import Bot
+from engine.bots.base import Bot, Seen, seen
 from engine.bots.random import RandomBot
 
 LEVELS: dict[str, Callable[[int], Bot]] = {"random": RandomBot}
@@ -18,4 +18,4 @@ def make_bot(level: str, seed: int) -> Bot:
         raise ValueError(f"unknown bot level {level!r}; known: {', '.join(LEVELS)}") from None
 
 
-__all__ = ["LEVELS", "Bot", "RandomBot", "make_bot"]
+__all__ = ["LEVELS", "Bot", "RandomBot", "Seen", "make_bot", "seen"]

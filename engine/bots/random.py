@@ -7,8 +7,8 @@ change what the deck or the dice do next.
 from __future__ import annotations
 
 import random
-from typing import Any
 
+from engine.bots.base import Seen
 from engine.protocol import Action, Game
 
 
@@ -18,8 +18,7 @@ class RandomBot:
     def __init__(self, seed: int = 0) -> None:
         self._random = random.Random(seed)
 
-    def choose(self, game: Game, state: Any, seat: int) -> Action:
-        legal = game.legal_actions(state, seat)
-        if not legal:
-            raise ValueError(f"seat {seat} has no legal action")
-        return legal[self._random.randrange(len(legal))]
+    def choose(self, game: Game, seen: Seen) -> Action:
+        if not seen.legal:
+            raise ValueError(f"seat {seen.seat} has no legal action")
+        return seen.legal[self._random.randrange(len(seen.legal))]

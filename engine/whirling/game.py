@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from pydantic import BaseModel
 
-from engine.protocol import Action, IllegalAction, Result, Step, parse_options
+from engine.protocol import PRIVATE, PUBLIC, Action, IllegalAction, Result, Step, parse_options
 from engine.whirling import rules, view
 from engine.whirling.cards import CAPACITY, INGREDIENTS, PERSONALITIES, RECIPES, recipe_table
 from engine.whirling.options import WhirlingOptions
@@ -19,6 +20,20 @@ class WhirlingWitchcraft:
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 5
     options: ClassVar[type[BaseModel]] = WhirlingOptions
+    event_types: ClassVar[Mapping[str, str]] = {
+        # the table: everyone sees these
+        "personality_kept": PUBLIC, "personalities_revealed": PUBLIC, "round_started": PUBLIC,
+        "recipe_chosen": PUBLIC, "random_play": PUBLIC, "hand_swapped": PUBLIC,
+        "recipes_revealed": PUBLIC, "brewing_done": PUBLIC, "personality_discarded": PUBLIC,
+        "production": PUBLIC, "cauldron_passed": PUBLIC, "recipe_turned": PUBLIC,
+        "hands_passed": PUBLIC, "deck_reshuffled": PUBLIC, "deck_empty": PUBLIC,
+        "game_over": PUBLIC,
+        # one witch's own hand and her blind production
+        "cards_drawn": PRIVATE, "hand_received": PRIVATE, "random_card": PRIVATE,
+        "brewed": PRIVATE, "potion_brewed": PRIVATE, "raven_removed": PRIVATE,
+        "book_named": PRIVATE, "cube_poured": PRIVATE, "arcana_declined": PRIVATE,
+        "cube_claimed": PRIVATE,
+    }
     description: ClassVar[str] = (
         "Turn ingredients into more ingredients and pour them on the witch to your right: "
         "whatever she cannot fit on her workbench scores for you. First to 5 wins."

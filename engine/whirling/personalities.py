@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.protocol import Action, Event, IllegalAction
+from engine.protocol import Action, Event, IllegalAction, private
 from engine.rng import Rng
 from engine.whirling import readings
 from engine.whirling.brewing import cube_dict, parse_cubes
@@ -90,7 +90,7 @@ def hand_swap(state: State, seat: int, witch: Witch, action: Action, events: lis
     if reshuffled:
         events.append({"type": "deck_reshuffled"})
     events.append({"type": "hand_swapped", "seat": seat, "drawn": len(witch.hand)})
-    events.append({"type": "cards_drawn", "to": seat, "cards": witch.hand[:]})
+    events.append(private({"type": "cards_drawn", "cards": witch.hand[:]}, seat))
 
 
 # --- Daredevil: a random card, and one extra arcana named with it ------------------------------
@@ -104,7 +104,7 @@ def random_play(state: State, seat: int, witch: Witch, action: Action, events: l
     witch.hand.remove(card)
     witch.played = Played(card, False, True, None)
     events.append({"type": "random_play", "seat": seat})
-    events.append({"type": "random_card", "to": seat, "card": card})
+    events.append(private({"type": "random_card", "card": card}, seat))
 
 
 def confirm_random_options(witch: Witch, reversible: bool) -> list[Action]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from engine.protocol import Action, Event, IllegalAction, Step
+from engine.protocol import Action, Event, IllegalAction, Step, private
 from engine.rng import Rng
 from engine.whirling import arcana, brewing, personalities
 from engine.whirling.brewing import cube_dict
@@ -61,7 +61,7 @@ def _finish_setup(state: State, events: list[Event]) -> None:
             witch.arcana[i], _ = arcana.advance(witch.arcana[i], icons)
     for seat, witch in enumerate(state.witches):
         witch.hand, _ = draw(state, personalities.hand_limit(witch))
-        events.append({"type": "cards_drawn", "to": seat, "cards": witch.hand[:]})
+        events.append(private({"type": "cards_drawn", "cards": witch.hand[:]}, seat))
     _begin_round(state, events)
 
 
@@ -182,7 +182,7 @@ def _pass_hands(state: State, events: list[Event]) -> None:
         if reshuffled:
             events.append({"type": "deck_reshuffled"})
         witch.hand += drawn
-        events.append({"type": "hand_received", "to": seat, "cards": witch.hand[:]})
+        events.append(private({"type": "hand_received", "cards": witch.hand[:]}, seat))
     if not state.deck and not state.discard:
         events.append({"type": "deck_empty"})
 
@@ -449,7 +449,7 @@ def _no_triggers_left(prod: Production) -> None:
 
 def _trigger(state: State, seat: int, witch: Witch, action: Action, events: list[Event]) -> None:
     body = arcana.resolve(_production(witch), action)
-    events.append({**body, "to": seat})
+    events.append(private(body, seat))
 
 
 def _brew(state: State, seat: int, witch: Witch, action: Action, events: list[Event]) -> None:
@@ -468,8 +468,11 @@ def _brew(state: State, seat: int, witch: Witch, action: Action, events: list[Ev
         prod.outputs[k] += make[k] - from_out[k]
     prod.used.append(recipe.id)
     events.append(
-        {"type": "brewed", "to": seat, "recipe": recipe.id, "take": action.get("take", {}),
-         "make": cube_dict(make)}
+        private(
+            {"type": "brewed", "recipe": recipe.id, "take": action.get("take", {}),
+             "make": cube_dict(make)},
+            seat,
+        )
     )
     if recipe.single_use:  # Hidden Power: used once, then the personality goes back to the box
         witch.personality = None
@@ -478,12 +481,12 @@ def _brew(state: State, seat: int, witch: Witch, action: Action, events: list[Ev
 
 def _scholar(state: State, seat: int, witch: Witch, action: Action, events: list[Event]) -> None:
     _no_triggers_left(_production(witch))
-    events.append({**personalities.scholar(witch, action), "to": seat})
+    events.append(private(personalities.scholar(witch, action), seat))
 
 
 def _claim(state: State, seat: int, witch: Witch, action: Action, events: list[Event]) -> None:
     _no_triggers_left(_production(witch))
-    events.append({**personalities.claim(witch, action), "to": seat})
+    events.append(private(personalities.claim(witch, action), seat))
     _done(state, seat, witch, {"type": "done"}, events)
 
 

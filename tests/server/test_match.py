@@ -65,7 +65,7 @@ async def test_a_spectator_sees_only_public_events(server: ThreadServer) -> None
     mine = await players[0].at_version(1)
     theirs = await players[1].at_version(1)
     watched = await spectator.at_version(1)
-    assert {"type": "you_picked", "value": 2, "to": 0} in mine["events"]
+    assert {"type": "you_picked", "value": 2, "@to": [0]} in mine["events"]
     assert all(e["type"] == "picked" for e in theirs["events"] + watched["events"])
     assert mine["view"]["picks"][0] == 2
     assert theirs["view"]["picks"][0] == "hidden" == watched["view"]["picks"][0]

@@ -107,6 +107,6 @@ async def test_two_workers_share_one_table(
     assert sorted(versions) == list(range(0, final["version"] + 1))
     for message in bus:
         assert not {"view", "legal", "state", "snapshot", "token"} & message.keys()
-        assert all("to" not in e for e in message.get("events", []))
+        assert all("@to" not in e for e in message.get("events", []))
     for client in [*players, spectator]:
         await client.close()

@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import contextlib
 import copy
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from pydantic import BaseModel, Field
 
-from engine.protocol import Action, IllegalAction, Result, Step
+from engine.protocol import PRIVATE, PUBLIC, Action, IllegalAction, Result, Step, private
 from engine.rng import Rng
 
 HIDDEN = "hidden"
@@ -31,6 +32,9 @@ class GuessGame:
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 4
     options: ClassVar[type[BaseModel]] = GuessOptions
+    event_types: ClassVar[Mapping[str, str]] = {
+        "picked": PUBLIC, "you_picked": PRIVATE, "revealed": PUBLIC, "called": PUBLIC,
+    }
 
     def setup(self, players: int, seed: int, options: dict[str, Any] | None = None) -> Any:
         opts = GuessOptions.model_validate(options or {})
@@ -77,7 +81,7 @@ class GuessGame:
             new["picks"][seat] = value
             events: list[dict[str, Any]] = [
                 {"type": "picked", "seat": seat},
-                {"type": "you_picked", "value": value, "to": seat},
+                private({"type": "you_picked", "value": value}, seat),
             ]
             if all(p is not None for p in new["picks"]):
                 picks = new["picks"]

@@ -7,6 +7,7 @@ import random
 from collections.abc import Iterator
 from typing import Any
 
+from engine.protocol import TO
 from tests.support.client import Client
 
 Path = tuple[Any, ...]
@@ -48,10 +49,10 @@ def assert_events_addressed(clients: list[Client], spectator: Client) -> None:
         for message in client.messages:
             if message.get("type") == "state":
                 for event in message["events"]:
-                    assert event.get("to", client.seat) == client.seat, event
+                    assert client.seat in event.get(TO, [client.seat]), event
     for message in spectator.messages:
         if message.get("type") == "state":
-            assert all("to" not in e for e in message["events"])
+            assert all(TO not in e for e in message["events"])
 
 
 async def play_to_end(

@@ -237,7 +237,7 @@ def test_daredevil_plays_a_random_card_from_her_hand_then_sees_it():
     state = daredevil_table(["R10", "R20", "R30", "R40"])
     s = step(state, 0, {"type": "play_random"})
     (secret,) = of_type(s.events, "random_card")
-    assert secret["to"] == 0 and secret["card"] in ["R10", "R20", "R30", "R40"]
+    assert secret["@to"] == [0] and secret["card"] in ["R10", "R20", "R30", "R40"]
     played = me(s.state, 0)["played"]
     assert played["card"] == secret["card"] and played["random"] is True
     assert GAME.view(s.state, 1)["players"][0]["played"] == "hidden"
