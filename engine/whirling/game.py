@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from pydantic import BaseModel
 
 from engine.protocol import PRIVATE, PUBLIC, Action, IllegalAction, Result, Step, parse_options
-from engine.whirling import rules, view
+from engine.whirling import determinize, heuristic, rules, view
 from engine.whirling.cards import CAPACITY, INGREDIENTS, PERSONALITIES, RECIPES, recipe_table
 from engine.whirling.options import WhirlingOptions
 from engine.whirling.state import State
@@ -75,6 +76,12 @@ class WhirlingWitchcraft:
 
     def load(self, data: dict[str, Any]) -> State:
         return State.load(data)
+
+    def determinize(self, seen: dict[str, Any], seat: int, rng: random.Random) -> State:
+        return determinize.determinize(seen, seat, rng)
+
+    def evaluate(self, state: State, seat: int) -> float:
+        return heuristic.evaluate(state, seat)
 
     def catalog(self) -> dict[str, Any]:
         """Static card data for renderers: every recipe, personality and ingredient."""

@@ -1,0 +1,185 @@
+"""A full state consistent with what one seat sees, for search bots (``engine/bots``).
+
+``determinize(view, seat, rng)`` reads only ``view`` (what ``seat`` is shown) and deals every
+hidden thing at random from what that seat has not seen:
+
+* the recipe cards not in her hand, her face-down play or any tableau go, shuffled, to the other
+  witches' hands (by their public counts), to their face-down plays (a committed witch with cards
+  left, or with none in a phase where she must have played), to the deck and to the discard pile;
+* in advanced mode, during the personality phase, the other witches' offers (or the personality
+  they kept) come from the personalities she has not seen;
+* another witch's hidden production sheet starts from her public workbench with the arcana
+  triggers her reveal gave her (recomputed from her tracks and the card she revealed); if she has
+  already said ``done``, her production is played out by a random stream of brews;
+* a fresh RNG state.
+
+Nothing else is guessed: every public field is copied, so ``view(determinize(v, s, r), s) == v``
+(tested on thousands of random positions). The view carries no memory, so neither does this: a
+person would remember the hand she passed left; a bot built on this forgets it.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from engine.whirling import arcana
+from engine.whirling.cards import ADVANCED_PERSONALITIES, ARCANA, INGREDIENTS, RECIPES
+from engine.whirling.state import Production, State
+
+HIDDEN = "hidden"
+
+
+def _vec(cubes: dict[str, int]) -> list[int]:
+    return [int(cubes.get(name, 0)) for name in INGREDIENTS]
+
+
+def _triggers_of(state: State, seat: int) -> list[str]:
+    """The triggers the reveal gave ``seat``: her last revealed card moved her tracks to where
+    they are now (a track stopped at the top may hide how far it was; we read it as uncapped)."""
+    witch = state.witches[seat]
+    if not witch.tableau:
+        return []
+    recipe = state.recipes[witch.tableau[-1][0]]
+    triggers: list[str] = []
+    for i, icons in enumerate(recipe.arcana):
+        before = max(0, witch.arcana[i] - icons)
+        _, earned = arcana.advance(before, icons)
+        triggers += [arcana.TRIGGERS[i]] * earned
+    if witch.personality == "P03":  # Potion Brewer pours one cube per potion icon
+        triggers += ["pour"] * recipe.arcana[0]
+    return triggers
+
+
+def _play_out_production(state: State, seat: int, rng: random.Random) -> None:
+    """Give a witch who is already ``done`` some plausible production: random brews from her
+    opening sheet, every trigger used or declined at random, then done (without ending the
+    round, which only her real ``done`` did). Never a single-use recipe (using one discards a
+    personality, which everyone would have seen) nor a claim (it ends production itself)."""
+    from engine.whirling import rules
+
+    sheet = state
+    for _ in range(40):
+        prod = sheet.witches[seat].brew
+        assert prod is not None
+        options = [
+            a
+            for a in rules.legal_actions(sheet, seat)
+            if a["type"] not in ("done", "claim")
+            and not (a["type"] == "brew" and sheet.recipes[a["recipe"]].single_use)
+        ]
+        if not options or (not prod.triggers and rng.random() < 0.1):
+            break
+        sheet = rules.apply(sheet, seat, options[rng.randrange(len(options))]).state
+    witch = sheet.witches[seat]
+    prod = witch.brew
+    assert prod is not None
+    for k in range(5):
+        prod.cauldron[k] += prod.outputs[k]
+        prod.outputs[k] = 0
+    prod.triggers = []
+    prod.done = True
+    state.witches[seat] = witch
+
+
+def determinize(view: dict[str, Any], seat: int, rng: random.Random) -> State:
+    phase = view["phase"]
+    players = view["players"]
+    unseen_cards = {r.id for r in RECIPES}
+    seen_personalities: set[str] = set()
+    for w in players:
+        for entry in w["tableau"]:
+            unseen_cards.discard(entry["card"])
+        if w["personality"] not in (None, HIDDEN):
+            seen_personalities.add(w["personality"])
+        if w["offer"] != HIDDEN:
+            seen_personalities.update(w["offer"])
+    mine = players[seat]
+    unseen_cards.difference_update(mine["hand"])
+    if mine["played"] not in (None, HIDDEN):
+        unseen_cards.discard(mine["played"]["card"])
+    cards = sorted(unseen_cards)
+    rng.shuffle(cards)
+    pool = sorted(set(ADVANCED_PERSONALITIES) - seen_personalities)
+    rng.shuffle(pool)
+
+    def deal(n: int) -> list[str]:
+        dealt = cards[:n]
+        del cards[:n]
+        return dealt
+
+    witches: list[dict[str, Any]] = []
+    for s, w in enumerate(players):
+        own = w["own_recipe"]
+        personality = w["personality"]
+        offer = w["offer"]
+        if offer == HIDDEN:
+            offer = sorted(pool[: w["offer_count"]])
+            del pool[: w["offer_count"]]
+        if personality == HIDDEN:
+            personality = None if offer else (pool.pop() if pool else None)
+        hand = w["hand"] if w["hand"] != HIDDEN else deal(w["hand_count"])
+        played = w["played"]
+        if played == HIDDEN:
+            # A committed witch has played a card unless she had none (she skipped); with an
+            # empty hand now both are possible, and we read it as a play while cards remain.
+            plays = phase == "study" and w["committed"] and cards
+            played = {"card": deal(1)[0], "rotated": False, "random": False,
+                      "extra_arcana": None} if plays else None
+        production = w["production"]
+        witches.append(
+            {
+                "personality": personality,
+                "offer": list(offer),
+                "rotated_own": bool(own["rotated"]) if own else False,
+                "hand": list(hand),
+                "tableau": [[e["card"], e["rotated"]] for e in w["tableau"]],
+                "workbench": _vec(w["workbench"]),
+                "circle": _vec(w["circle"]),
+                "arcana": [w["arcana"][name] for name in ARCANA],
+                "gain_due": w["gain_due"],
+                "committed": w["committed"],
+                "played": [played["card"], played["rotated"], played["random"],
+                           played["extra_arcana"]] if played else None,
+                "brew": _production(production, w) if production not in (None, HIDDEN) else None,
+            }
+        )
+    deck = deal(view["deck_count"])
+    discard = deal(view["discard_count"])
+    state = State.load(
+        {
+            "players": len(players),
+            "options": dict(view["options"]),
+            "phase": phase,
+            "round": view["round"],
+            "deck": deck,
+            "discard": discard,
+            "rng": f"{rng.getrandbits(64):016x}",
+            "result": view["result"],
+            "witches": witches,
+        }
+    )
+    if phase == "brew":
+        for s, w in enumerate(players):
+            if w["production"] != HIDDEN or state.witches[s].brew is not None:
+                continue
+            witch = state.witches[s]
+            witch.brew = Production(witch.workbench[:], [0] * 5, [0] * 5, [], [], [])
+            witch.brew.triggers = _triggers_of(state, s)
+            if w["done"]:
+                _play_out_production(state, s, rng)
+    return state
+
+
+def _production(p: dict[str, Any], w: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "workbench": _vec(p["workbench"]),
+        "outputs": _vec(p["outputs"]),
+        "cauldron": _vec(p["cauldron"]),
+        "used": list(p["used"]),
+        "triggers": list(p["triggers"]),
+        "books": [INGREDIENTS.index(name) for name in p["books"]],
+        "scholar": bool(p["scholar_used"]),
+        "done": bool(w["done"]),
+        "claimed": _vec(p["claimed"]),
+    }

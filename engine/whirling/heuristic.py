@@ -1,0 +1,224 @@
+"""How good a Whirling Witchcraft position is for one witch: the ``greedy`` bot's one-ply score
+and the ``strong`` bot's leaf value (``engine/bots``).
+
+The game is won by the cubes your cauldron pours onto the witch on your right that her workbench
+cannot hold [RULEBOOK]. So the score projects the rest of the round: every witch finishes her
+production with a simple greedy rule (use each affordable recipe of her row once, inputs from the
+workbench first, outputs chosen where her nemesis has least room; a pending potion becomes the
+most damaging cube, a raven clears her two fullest slots), the cauldrons pass, and the overflow
+is added to each circle. A second, discounted projection of the next round (same rows, the
+workbenches left by the first) values what a position is worth beyond this round: a production
+engine, a nemesis whose workbench is full, a workbench of your own with room.
+
+The score is the projected margin over the best other witch, plus a little of one's own
+projection (in a four-witch race the leader is whom to beat, yet cubes of one's own count).
+A finished match scores ±100 (a shared win is split).
+"""
+
+from __future__ import annotations
+
+from engine.whirling import personalities
+from engine.whirling.cards import CAPACITY, Face
+from engine.whirling.state import State, Witch
+from engine.whirling.table import right_of
+
+WIN = 100.0
+NEXT_ROUND = 0.5  # weight of the second projected round
+OWN = 0.25  # weight of one's own projection besides the margin over the leader
+WIN_AT = 5
+
+_cache: tuple[State | None, list[float]] = (None, [])
+
+
+def evaluate(state: State, seat: int) -> float:
+    """Higher is better for ``seat``. Scores for every seat are computed together and the last
+    state's are kept, since a search asks for each seat of the same leaf in turn."""
+    global _cache
+    cached_state, values = _cache
+    if cached_state is not state:
+        values = evaluate_all(state)
+        _cache = (state, values)
+    return values[seat]
+
+
+def evaluate_all(state: State) -> list[float]:
+    n = state.players
+    if state.result is not None:
+        winners = state.result["winners"]
+        scores = state.result["scores"]
+        best_other = [max((scores[o] for o in range(n) if o != s), default=0) for s in range(n)]
+        return [
+            (WIN / len(winners) if s in winners else -WIN) + (scores[s] - best_other[s])
+            for s in range(n)
+        ]
+    rows = [_row(state, w) for w in state.witches]
+    benches, cauldrons = _this_round(state, rows)
+    circles = [float(sum(w.circle) + sum(w.brew.claimed if w.brew else (0,))) for w in state.witches]
+    first = _pass(benches, cauldrons, n)
+    projected = [circles[s] + first[s] for s in range(n)]
+    # The next round: the same rows, the benches left after the pass.
+    after = [b[:] for b in benches]
+    for s in range(n):
+        r = right_of(s, n)
+        for k in range(5):
+            after[r][k] = min(CAPACITY[k], after[r][k] + cauldrons[s][k])
+    if max(projected) < WIN_AT:
+        second_benches, second_cauldrons = _round(after, rows, n)
+        second = _pass(second_benches, second_cauldrons, n)
+        projected = [projected[s] + NEXT_ROUND * second[s] for s in range(n)]
+    values = []
+    for s in range(n):
+        leader = max(projected[o] for o in range(n) if o != s)
+        mine = projected[s]
+        value = (mine - leader) + OWN * mine
+        if mine >= WIN_AT and mine > leader:
+            value += 0.5 * WIN_AT
+        values.append(value)
+    return values
+
+
+def _row(state: State, witch: Witch) -> list[tuple[str, Face]]:
+    """Her recipes this round: the personality's own, the tableau, and a face-down play."""
+    from engine.whirling.rules import row
+
+    out = [(recipe.id, face) for recipe, face in row(state, witch)]
+    if witch.played is not None and witch.brew is None:
+        recipe = state.recipes[witch.played.card]
+        out.append((recipe.id, recipe.side(witch.played.rotated)))
+    return out
+
+
+def _this_round(
+    state: State, rows: list[list[tuple[str, Face]]]
+) -> tuple[list[list[int]], list[list[int]]]:
+    """Every witch's workbench and cauldron once her production of this round is over."""
+    n = state.players
+    targets = [
+        (w.brew.workbench if w.brew else w.workbench) for w in state.witches
+    ]  # her nemesis's room, as it stands
+    benches: list[list[int]] = []
+    cauldrons: list[list[int]] = []
+    for s, witch in enumerate(state.witches):
+        target = targets[right_of(s, n)]
+        prod = witch.brew
+        if prod is not None and prod.done:
+            benches.append(prod.workbench[:])
+            cauldrons.append(prod.cauldron[:])
+            continue
+        if prod is None:
+            bench, outputs, cauldron = witch.workbench[:], [0] * 5, [0] * 5
+            used: list[str] = []
+            books: list[int] = []
+        else:
+            bench, outputs, cauldron = prod.workbench[:], prod.outputs[:], prod.cauldron[:]
+            used, books = prod.used, prod.books
+            for trigger in prod.triggers:
+                _trigger(trigger, bench, cauldron, target)
+        _produce(rows[s], used, books, bench, outputs, target)
+        benches.append(bench)
+        cauldrons.append([cauldron[k] + outputs[k] for k in range(5)])
+        if prod is None and personalities.has_power(witch, "forced_gain"):
+            pass  # her 3 cubes land on her own bench; too small to model here
+    return benches, cauldrons
+
+
+def _round(
+    workbenches: list[list[int]], rows: list[list[tuple[str, Face]]], n: int
+) -> tuple[list[list[int]], list[list[int]]]:
+    benches, cauldrons = [], []
+    for s in range(n):
+        bench, outputs = workbenches[s][:], [0] * 5
+        _produce(rows[s], [], [], bench, outputs, workbenches[right_of(s, n)])
+        benches.append(bench)
+        cauldrons.append(outputs)
+    return benches, cauldrons
+
+
+def _pass(benches: list[list[int]], cauldrons: list[list[int]], n: int) -> list[float]:
+    """The overflow each witch's cauldron scores on her nemesis's bench."""
+    scored = []
+    for s in range(n):
+        bench = benches[right_of(s, n)]
+        cubes = cauldrons[s]
+        scored.append(
+            float(sum(max(0, cubes[k] - (CAPACITY[k] - bench[k])) for k in range(5) if cubes[k]))
+        )
+    return scored
+
+
+def _room(target: list[int], k: int) -> int:
+    return CAPACITY[k] - target[k]
+
+
+def _trigger(trigger: str, bench: list[int], cauldron: list[int], target: list[int]) -> None:
+    if trigger == "potion":  # any cube into the cauldron: the type her nemesis has least room for
+        k = min(range(5), key=lambda k: (_room(target, k), -k))
+        cauldron[k] += 1
+    elif trigger == "raven":  # two cubes off her own bench: the fullest slots
+        for _ in range(2):
+            k = min(range(5), key=lambda k: (CAPACITY[k] - bench[k], k))
+            if bench[k]:
+                bench[k] -= 1
+    elif trigger == "pour":
+        k = max(range(5), key=lambda k: (bench[k] > 0, -_room(target, k)))
+        if bench[k]:
+            bench[k] -= 1
+            cauldron[k] += 1
+
+
+def _produce(
+    row: list[tuple[str, Face]],
+    used: list[str],
+    books: list[int],
+    bench: list[int],
+    outputs: list[int],
+    target: list[int],
+) -> None:
+    """Use every affordable unused recipe once, in row order, then retry the ones that became
+    affordable from what the others made (changes ``bench`` and ``outputs``)."""
+    pending = [face for rid, face in row if rid not in used]
+    for _ in range(2):
+        left = []
+        for face in pending:
+            if not _use(face, books, bench, outputs, target):
+                left.append(face)
+        if len(left) == len(pending):
+            break
+        pending = left
+
+
+def _use(
+    face: Face, books: list[int], bench: list[int], outputs: list[int], target: list[int]
+) -> bool:
+    best_need = None
+    for need in face.input_totals:
+        if all(
+            need[k] <= bench[k] + outputs[k] or k in books for k in range(5) if need[k]
+        ):
+            # Prefer the inputs that free the slots where she is fullest.
+            score = sum(need[k] * (bench[k] / CAPACITY[k]) for k in range(5))
+            if best_need is None or score > best_need[0]:
+                best_need = (score, need)
+    if best_need is None:
+        return False
+    need = best_need[1]
+    if not face.output_totals or sum(next(iter(face.output_totals))) == 0:
+        return False
+    make = max(
+        face.output_totals,
+        key=lambda out: sum(out[k] * (CAPACITY[k] - _room(target, k) + 1) for k in range(5)),
+    )
+    if sum(make) < sum(need) and not any(make[k] and _room(target, k) < 3 for k in range(5)):
+        return False  # a shrinking recipe only pays when its output hurts
+    for k in range(5):
+        if not need[k]:
+            continue
+        from_bench = min(need[k], bench[k])
+        rest = need[k] - from_bench
+        if rest > outputs[k] and k in books:
+            rest = outputs[k]
+        bench[k] -= from_bench
+        outputs[k] -= rest
+    for k in range(5):
+        outputs[k] += make[k]
+    return True
