@@ -13,6 +13,11 @@ def _float(name: str, default: float) -> float:
     return float(raw) if raw not in (None, "") else default
 
 
+def _int_or_none(name: str) -> int | None:
+    raw = os.environ.get(name)
+    return int(raw) if raw not in (None, "") else None
+
+
 @dataclass(frozen=True, slots=True)
 class Settings:
     database_url: str = DEFAULT_DATABASE_URL
@@ -21,6 +26,11 @@ class Settings:
     redis_url: str | None = None
     # Seconds a bot waits before it plays, so humans can follow what happened.
     bot_delay: float = 0.3
+    # Processes that run search bots (greedy, strong) off the event loop; None: cores - 1
+    # (at least 1); 0: decide inline (debugging only: a thinking bot stalls the loop).
+    bot_processes: int | None = None
+    # Thinking time of a search bot per decision (ms); None: the engine's default.
+    bot_budget_ms: int | None = None
     # How often each worker looks for matches whose bot or turn clock owes a move
     # (covers a worker that died between its commit and its bot's move).
     sweep_seconds: float = 2.0
@@ -40,6 +50,8 @@ class Settings:
             database_schema=os.environ.get("COVEN_DATABASE_SCHEMA") or None,
             redis_url=os.environ.get("COVEN_REDIS_URL") or None,
             bot_delay=_float("COVEN_BOT_DELAY", 0.3),
+            bot_processes=_int_or_none("COVEN_BOT_PROCESSES"),
+            bot_budget_ms=_int_or_none("COVEN_BOT_BUDGET_MS"),
             sweep_seconds=_float("COVEN_SWEEP_SECONDS", 2.0),
             migrate_on_start=os.environ.get("COVEN_MIGRATE_ON_START", "1") != "0",
             ws_deflate=os.environ.get("COVEN_WS_DEFLATE", "0") == "1",
