@@ -2,8 +2,14 @@
 
 One small task per room in this worker, woken after every local commit and by a periodic
 sweep (which also covers matches another worker left mid-turn, and a restarted server).
-With several workers two runners may play the same turn: the bot's choice and client_id are
-deterministic in (match, seat, version), so the second submission is a harmless duplicate.
+With several workers two runners may play the same turn: the client_id is deterministic in
+(match, seat, version), so the second submission is a harmless duplicate even when a search
+bot, thinking against the clock, would have chosen differently.
+
+A bot decides from its seat's ``Seen`` only (``engine.bots.seen``); search levels think in a
+process pool (``app.rooms.thinking``). A refused choice is never retried at the same version:
+the runner tries one ``random`` choice instead, and if that is refused too it leaves the seat
+alone until the match moves (no loop, however the refusal came about).
 """
 
 from __future__ import annotations
@@ -12,12 +18,28 @@ import asyncio
 import contextlib
 import logging
 import time
+from dataclasses import dataclass, field
 
 from app.errors import CovenError
-from app.rooms.service import RoomService, room_channel
+from app.rooms.service import RoomService, Table, bot_client_id, bot_seed, room_channel
+from app.rooms.thinking import Thinkers, default_processes
 from app.settings import Settings
+from engine.bots import seen
+from engine.protocol import Action
 
 log = logging.getLogger(__name__)
+
+# The level that plays for a seat whose turn clock ran out (the host may pick another one when
+# handing a vanished player's seat over).
+CLOCK_LEVEL = "random"
+
+
+@dataclass(slots=True)
+class Refused:
+    """Seats whose bot was refused at ``version``: left alone until the match moves."""
+
+    version: int
+    seats: set[int] = field(default_factory=set)
 
 
 class BotRunner:
@@ -29,6 +51,11 @@ class BotRunner:
         self._wake: dict[str, asyncio.Event] = {}
         self._fresh: set[str] = set()
         self._sweeper: asyncio.Task[None] | None = None
+        self._refused: dict[str, Refused] = {}
+        processes = settings.bot_processes
+        self.thinkers = Thinkers(
+            default_processes() if processes is None else processes, settings.bot_budget_ms
+        )
         service.on_change.append(self.kick)
 
     async def start(self) -> None:
@@ -44,6 +71,7 @@ class BotRunner:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         self._tasks.clear()
+        await asyncio.to_thread(self.thinkers.close)
 
     def kick(self, code: str, fresh: bool = False) -> None:
         """Look at ``code`` soon; ``fresh`` reads the database rather than this worker's copy
@@ -101,20 +129,29 @@ class BotRunner:
         except CovenError:
             return None
         room = table.room
+        if table.result is not None:
+            self._refused.pop(code, None)
         if table.result is not None or not (
             room.turn_seconds or any(s.bot_level or s.away for s in room.seats)
         ):
             return None
-        due = []
+        due: list[tuple[int, str]] = []
         deadline: float | None = None
+        refused = self._refused.get(code)
+        if refused is not None and refused.version != table.version:
+            del self._refused[code]
+            refused = None
+        owing = table.match.owing_since
         for seat in sorted(table.to_move):
             record = room.seat(seat)
             if record is None:
                 continue
             if record.bot_level is not None or record.away:
-                due.append((seat, record.bot_level or "random"))
+                if refused is None or seat not in refused.seats:
+                    due.append((seat, record.bot_level or record.away_level or CLOCK_LEVEL))
             elif room.turn_seconds:
-                ends = table.match.stage_since + room.turn_seconds
+                since = owing[seat] if owing is not None else None
+                ends = (since if since is not None else table.match.stage_since) + room.turn_seconds
                 if ends <= time.time():
                     # Time ran out: mark the seat away; a bot plays for it until the player
                     # acts again.
@@ -127,12 +164,35 @@ class BotRunner:
             if self.delay > 0:
                 await asyncio.sleep(self.delay)
             for seat, level in due:
-                try:
-                    await self.service.bot_act(code, table, seat, level)
-                except CovenError as exc:
-                    # Somebody else moved first (another worker, the player coming back).
-                    log.debug("bot seat %s in %s: %s", seat, code, exc.code)
+                await self._play(code, table, seat, level)
             return 0
         if deadline is not None:
             return max(0.05, deadline - time.time())
         return None
+
+    async def _play(self, code: str, table: Table, seat: int, level: str) -> None:
+        """One decision for ``seat`` at ``table``'s version; a refusal falls back to one random
+        choice, and a second refusal parks the seat until the match moves."""
+        view = seen(table.game, table.state, seat)
+        seed = bot_seed(table.match.seed, seat, table.version)
+        attempts = [(level, bot_client_id(seat, table.version))]
+        if level != "random":
+            attempts.append(("random", bot_client_id(seat, table.version) + ":random"))
+        for attempt, client_id in attempts:
+            try:
+                action: Action = await self.thinkers.decide(table.game, attempt, seed, view)
+                await self.service.bot_act(code, table, seat, action, client_id)
+                return
+            except CovenError as exc:
+                # Somebody else moved first (another worker, the player coming back), or the
+                # bot chose badly: either way never the same submission again at this version.
+                log.debug("bot seat %s in %s (%s): %s", seat, code, attempt, exc.code)
+            except Exception:
+                log.exception("bot seat %s in %s (%s) failed to decide", seat, code, attempt)
+            latest = self.service.cached(code)
+            if latest is not None and latest.version != table.version:
+                return  # the match moved meanwhile: decide again from the new version
+        refused = self._refused.get(code)
+        if refused is None or refused.version != table.version:
+            refused = self._refused[code] = Refused(table.version)
+        refused.seats.add(seat)

@@ -9,6 +9,7 @@ import asyncio
 import dataclasses
 import hashlib
 import secrets
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -24,8 +25,9 @@ from app.store.repository import (
     RoomRecord,
 )
 from engine import registry
-from engine.bots import LEVELS, make_bot, seen
+from engine.bots import LEVELS
 from engine.protocol import (
+    Action,
     Event,
     Game,
     IllegalAction,
@@ -72,8 +74,33 @@ def bot_seed(match_seed: int, seat: int, version: int) -> int:
     return int.from_bytes(digest[:8], "big")
 
 
+# Bots and the turn clock submit under this prefix; a person's client_id may not start with
+# it, so a person can never take the id a bot will use (and make the bot's move look like a
+# duplicate of theirs, or refuse it as another seat's).
+BOT_PREFIX = "bot:"
+
+
 def bot_client_id(seat: int, version: int) -> str:
-    return f"bot:{seat}:{version}"
+    return f"{BOT_PREFIX}{seat}:{version}"
+
+
+def owing_after(
+    before: frozenset[int],
+    after: frozenset[int],
+    since: tuple[float | None, ...],
+    now: float,
+    restart: frozenset[int] = frozenset(),
+) -> list[float | None]:
+    """The turn clock: a seat's clock starts when it begins to owe a decision and keeps
+    running while it goes on owing one, its own sub-actions and other seats' moves included;
+    a seat that owes nothing has no clock. A seat in ``restart`` (a player taking her seat
+    back from a bot) starts afresh."""
+    return [
+        (since[seat] if seat in before and seat not in restart and since[seat] is not None else now)
+        if seat in after
+        else None
+        for seat in range(len(since))
+    ]
 
 
 @dataclass(slots=True)
@@ -276,7 +303,7 @@ class RoomService:
             if record.bot_level is None:
                 if seat in connected:
                     raise CovenError("seat_connected", f"seat {seat} is still connected")
-                await self.repo.set_away(room.id, seat, True)
+                await self.repo.set_away(room.id, seat, True, level)
                 self._tables.pop(code, None)  # the seat record changed: reload
                 await self.bus.publish(room_channel(code), {"type": "room"})
                 self._changed(code)
@@ -315,6 +342,7 @@ class RoomService:
             options=room.options,
             snapshot=game.dump(state),
             stage=game.stage(state),
+            to_move=game.to_move(state),
         )
         if match is None:
             raise CovenError("already_started", "the match has already started")
@@ -353,12 +381,26 @@ class RoomService:
             return cached  # a newer commit landed meanwhile; never go backwards
         game = self.game(match.game_id)
         state = game.load(match.snapshot)
+        match = await self._complete(match, game, state)
         table = self._make_table(room, match, game, state, events)
         if cached is not None and cached.match.id == match.id:
             table.stages = match_stages(cached, cached.match)
         table.stages[match.version] = match.stage
         self._tables[code] = table
         return table
+
+    async def _complete(self, match: MatchRecord, game: Game, state: Any) -> MatchRecord:
+        """Fill in the per-seat bookkeeping of a match stored before migration 0002."""
+        if match.acted is not None and match.owing_since is not None:
+            return match
+        acted = match.acted
+        if acted is None:
+            acted = tuple([await self.repo.last_acted(match.id, s) for s in range(match.players)])
+        owing = match.owing_since
+        if owing is None:
+            to_move = game.to_move(state)
+            owing = tuple(match.stage_since if s in to_move else None for s in range(match.players))
+        return dataclasses.replace(match, acted=acted, owing_since=owing)
 
     @staticmethod
     def _make_table(
@@ -402,6 +444,10 @@ class RoomService:
             raise CovenError("spectator", "spectators cannot act; join the room to take a seat")
         if not isinstance(action, dict) or not isinstance(action.get("type"), str):
             raise CovenError("unknown_action", "an action is a JSON object with a 'type'")
+        if not by_bot and client_id.startswith(BOT_PREFIX):
+            raise CovenError(
+                "reserved_client_id", f"client_ids starting with {BOT_PREFIX!r} are the bots'"
+            )
         async with self.lock(code):
             # Optimistic: start from this worker's copy (current unless another worker
             # committed); the version-guarded UPDATE is what guarantees correctness. A refusal
@@ -444,6 +490,8 @@ class RoomService:
                     stage=new.stage_after,
                     stage_since=committed.stage_since,
                     finished=new.finished,
+                    acted=tuple(new.acted),
+                    owing_since=tuple(new.owing_since),
                 )
                 stages = match_stages(table, match)
                 stages[new_match.version] = new.stage_after
@@ -478,13 +526,25 @@ class RoomService:
         match = table.match
         if table.result is not None or match.finished:
             raise CovenError("match_over", "the match is over")
-        await self._check_version(table, version)
+        await self._check_version(table, seat, version)
         if seat not in table.to_move:
             raise CovenError("not_your_turn", f"seat {seat} owes no decision now")
         try:
             step = table.game.apply(table.state, seat, action)
         except IllegalAction as exc:
             raise CovenError.from_illegal(exc) from None
+        assert match.acted is not None and match.owing_since is not None  # see _complete
+        acted = list(match.acted)
+        acted[seat] = match.version + 1
+        record = table.room.seat(seat)
+        back = frozenset({seat}) if not by_bot and record is not None and record.away else None
+        owing = owing_after(
+            table.to_move,
+            table.game.to_move(step.state),
+            match.owing_since,
+            time.time(),
+            back or frozenset(),
+        )
         new = NewAction(
             seat=seat,
             action=action,
@@ -497,6 +557,8 @@ class RoomService:
             finished=table.game.result(step.state) is not None,
             # A person's move takes the seat back from a bot, if one was playing for it.
             clear_away=not by_bot,
+            acted=acted,
+            owing_since=owing,
         )
         return new, step
 
@@ -509,14 +571,22 @@ class RoomService:
             raise CovenError("client_id_taken", "another seat used this client_id")
         return Ack(client_id, twin.version, duplicate=True)
 
-    async def _check_version(self, table: Table, version: int | None) -> None:
-        """An older version is fine while the step it saw is still the current step (two
-        players choosing at once); anything else is stale."""
+    async def _check_version(self, table: Table, seat: int, version: int | None) -> None:
+        """An older version is accepted only from a seat that has not acted since it, and only
+        while the match is still in the stage it was in then: two players choosing at once
+        never see stale_version, and a sub-action sent twice (two tabs, a retry under a new
+        client_id) never applies twice. No version: checked against the current state only."""
         current = table.match.version
         if version is None or version == current:
             return
         if version > current or version < 0:
             raise CovenError("bad_version", f"version {version} is ahead of the match ({current})")
+        assert table.match.acted is not None  # see _complete
+        if table.match.acted[seat] > version:
+            raise CovenError(
+                "stale_version",
+                f"seat {seat} has acted since version {version} (now {current}); re-sync and retry",
+            )
         stage = table.stages.get(version)
         if stage is None:
             seen = await self.repo.action_at(table.match.id, version + 1)
@@ -527,11 +597,18 @@ class RoomService:
                 f"the table moved on since version {version} (now {current}); re-sync and retry",
             )
 
-    async def bot_act(self, code: str, table: Table, seat: int, level: str) -> Ack:
-        bot = make_bot(level, bot_seed(table.match.seed, seat, table.version))
-        action = bot.choose(table.game, seen(table.game, table.state, seat))
+    async def bot_act(
+        self, code: str, table: Table, seat: int, action: Action, client_id: str | None = None
+    ) -> Ack:
+        """Submit a bot's (or the turn clock's stand-in's) choice, made at ``table``'s version
+        from ``seat``'s view, under the bots' client_id namespace."""
         return await self.act(
-            code, seat, action, bot_client_id(seat, table.version), table.version, by_bot=True
+            code,
+            seat,
+            action,
+            client_id or bot_client_id(seat, table.version),
+            table.version,
+            by_bot=True,
         )
 
     # -- the log ----------------------------------------------------------------------------

@@ -52,6 +52,9 @@ class SeatRow(Base):
     # A human seat a bot plays for (turn clock ran out, or the host handed it over);
     # cleared the moment the player acts again.
     away: Mapped[bool] = mapped_column(Boolean, default=False)
+    # The bot level that plays for an away seat (the host's choice when handing it over);
+    # NULL: "random" (the turn clock's stand-in).
+    away_level: Mapped[str | None] = mapped_column(String(32), nullable=True)
 
 
 class MatchRow(Base):
@@ -66,8 +69,14 @@ class MatchRow(Base):
     snapshot: Mapped[dict[str, Any]] = mapped_column(JSON)
     version: Mapped[int] = mapped_column(Integer)
     stage: Mapped[str] = mapped_column(String(200))
-    # When the current stage began (epoch seconds): the turn clock counts from here.
+    # When the current stage began (epoch seconds); kept for rows older than ``owing_since``.
     stage_since: Mapped[float] = mapped_column(Float)
+    # Per seat, the version that seat's latest action produced (0: none yet): the stale-version
+    # rule accepts an older version only from a seat that has not acted since it.
+    acted: Mapped[list[int] | None] = mapped_column(JSON, nullable=True)
+    # Per seat, when it began to owe the decision it owes now (epoch seconds; null: owes
+    # none): the turn clock. Written in the same version-guarded UPDATE as the snapshot.
+    owing_since: Mapped[list[float | None] | None] = mapped_column(JSON, nullable=True)
     finished: Mapped[bool] = mapped_column(Boolean, default=False)
     created_at: Mapped[float] = mapped_column(Float)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Collection, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, cast
@@ -38,6 +38,8 @@ def _move_statements(
             stage=new.stage_after,
             stage_since=stage_since,
             finished=new.finished,
+            acted=new.acted,
+            owing_since=new.owing_since,
         )
     )
     rest: list[Executable] = [
@@ -64,7 +66,7 @@ def _move_statements(
                 SEATS.c.seat == new.seat,
                 SEATS.c.away.is_(True),
             )
-            .values(away=False)
+            .values(away=False, away_level=None)
         )
     if new.finished:
         rest.append(update(ROOMS).where(ROOMS.c.id == match.room_id).values(status="finished"))
@@ -119,6 +121,8 @@ class SeatRecord:
     bot_level: str | None
     away: bool
     token_hash: str | None
+    # The level playing for an away seat (``None``: random).
+    away_level: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,6 +159,12 @@ class MatchRecord:
     stage: str
     stage_since: float
     finished: bool
+    # Per seat: the version its latest action produced (0: none). ``None`` on rows from
+    # before migration 0002: ask ``Repository.last_acted``.
+    acted: tuple[int, ...] | None = None
+    # Per seat: since when it owes its current decision (epoch seconds), ``None`` if it owes
+    # none. ``None`` as a whole on rows from before migration 0002 (use ``stage_since``).
+    owing_since: tuple[float | None, ...] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -191,6 +201,9 @@ class NewAction:
     stage_after: str
     finished: bool
     clear_away: bool
+    # The match's per-seat bookkeeping after this action (see ``MatchRecord``).
+    acted: list[int]
+    owing_since: list[float | None]
 
 
 def _room(row: RoomRow, seats: Sequence[SeatRow]) -> RoomRecord:
@@ -206,7 +219,7 @@ def _room(row: RoomRow, seats: Sequence[SeatRow]) -> RoomRecord:
         turn_seconds=row.turn_seconds,
         created_at=row.created_at,
         seats=[
-            SeatRecord(s.seat, s.name, s.bot_level, s.away, s.token_hash)
+            SeatRecord(s.seat, s.name, s.bot_level, s.away, s.token_hash, s.away_level)
             for s in sorted(seats, key=lambda s: s.seat)
         ],
     )
@@ -225,6 +238,8 @@ def _match(row: MatchRow) -> MatchRecord:
         stage=row.stage,
         stage_since=row.stage_since,
         finished=row.finished,
+        acted=tuple(row.acted) if row.acted is not None else None,
+        owing_since=tuple(row.owing_since) if row.owing_since is not None else None,
     )
 
 
@@ -396,12 +411,13 @@ class Repository:
                 continue
         return None
 
-    async def set_away(self, room_id: int, seat: int, away: bool) -> None:
+    async def set_away(self, room_id: int, seat: int, away: bool, level: str | None = None) -> None:
+        """Mark a person's seat away (a bot of ``level`` plays for it) or back."""
         async with self._write() as session:
             await session.execute(
                 update(SeatRow)
                 .where(SeatRow.room_id == room_id, SeatRow.seat == seat)
-                .values(away=away)
+                .values(away=away, away_level=level if away else None)
             )
 
     # -- matches ----------------------------------------------------------------------------
@@ -415,8 +431,10 @@ class Repository:
         options: dict[str, Any],
         snapshot: dict[str, Any],
         stage: str,
+        to_move: Collection[int] | None = None,
     ) -> MatchRecord | None:
-        """Open → playing, once: a second start finds the room no longer open."""
+        """Open → playing, once: a second start finds the room no longer open. The seats in
+        ``to_move`` begin to owe a decision now (their turn clocks start)."""
         now = time.time()
         async with self._write() as session:
             flipped = await session.execute(
@@ -438,6 +456,12 @@ class Repository:
                 stage_since=now,
                 finished=False,
                 created_at=now,
+                acted=[0] * players,
+                owing_since=(
+                    [now if seat in to_move else None for seat in range(players)]
+                    if to_move is not None
+                    else None
+                ),
             )
             session.add(row)
             await session.flush()
@@ -489,6 +513,19 @@ class Repository:
                 )
             ).scalar()
             return _action(row) if row is not None else None
+
+    async def last_acted(self, match_id: int, seat: int) -> int:
+        """The version ``seat``'s latest action produced (0: none): for matches stored before
+        the ``acted`` column existed."""
+        async with self.readers() as session:
+            found = (
+                await session.execute(
+                    select(func.max(ActionRow.version)).where(
+                        ActionRow.match_id == match_id, ActionRow.seat == seat
+                    )
+                )
+            ).scalar()
+            return int(found or 0)
 
     async def actions(self, match_id: int) -> list[ActionRecord]:
         async with self.readers() as session:

@@ -1,0 +1,118 @@
+"""Bot decisions away from the event loop: a process pool for the levels that search.
+
+A search bot may think for a second or more; on the event loop that second would stall every
+table of the worker. So ``greedy`` and ``strong`` decide in a ``ProcessPoolExecutor`` of
+``COVEN_BOT_PROCESSES`` processes (default: cores − 1, at least 1), started with ``spawn``:
+a child that forks a process running an event loop, a SQLite writer thread and aiosqlite
+threads may inherit a lock held by one of them, so each child starts clean and imports only
+the engine. Children lower their own priority (``nice``), so on a busy machine people's moves
+at other tables win the CPU. ``random`` is cheap and decides inline.
+
+What crosses into a child is the game's id (plus where its class lives, for a game registered
+at run time such as a test game), the level, the seed and the seat's ``Seen`` — never the
+state: a bot sees what its seat sees.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import importlib
+import logging
+import multiprocessing
+import os
+from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+
+from engine import registry
+from engine.bots import make_bot
+from engine.bots.base import Seen
+from engine.protocol import Action, Game
+
+log = logging.getLogger(__name__)
+
+# Levels cheap enough to run on the event loop; every other level thinks in the pool.
+INLINE_LEVELS = frozenset({"random"})
+
+GameRef = tuple[str, str, str]  # (game id, module, class name)
+
+
+def default_processes() -> int:
+    return max(1, (os.cpu_count() or 2) - 1)
+
+
+def game_ref(game: Game) -> GameRef:
+    return (game.id, type(game).__module__, type(game).__qualname__)
+
+
+def _game(ref: GameRef) -> Game:
+    game_id, module, name = ref
+    try:
+        return registry.get(game_id)
+    except Exception:
+        # A game added at run time (a test game) is not in a fresh child's registry.
+        game: Game = getattr(importlib.import_module(module), name)()
+        registry.register(game)
+        return game
+
+
+def decide(ref: GameRef, level: str, seed: int, seen: Seen, budget_ms: int | None) -> Action:
+    """One decision of a ``level`` bot for ``seen.seat`` (runs in a pool process, or inline).
+
+    Uses ``engine.bots.decide`` where the engine provides it (search levels with a time
+    budget), else the level's ``Bot.choose``."""
+    game = _game(ref)
+    import engine.bots as bots
+
+    engine_decide = getattr(bots, "decide", None)
+    if engine_decide is not None:
+        action: Action = engine_decide(game.id, level, seed, seen, budget_ms=budget_ms)
+        return action
+    return make_bot(level, seed).choose(game, seen)
+
+
+def _child_start() -> None:
+    with contextlib.suppress(OSError):
+        os.nice(10)
+    with contextlib.suppress(Exception):
+        registry.games()  # import the built-in games once, not on the first decision
+
+
+class Thinkers:
+    """The pool, started on the first decision that needs it (a server without search bots
+    never pays for the processes)."""
+
+    def __init__(self, processes: int, budget_ms: int | None = None) -> None:
+        self.processes = processes
+        self.budget_ms = budget_ms
+        self._pool: ProcessPoolExecutor | None = None
+
+    def _executor(self) -> Executor:
+        if self._pool is None:
+            self._pool = ProcessPoolExecutor(
+                max_workers=self.processes,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=_child_start,
+            )
+        return self._pool
+
+    async def decide(self, game: Game, level: str, seed: int, seen: Seen) -> Action:
+        ref = game_ref(game)
+        if level in INLINE_LEVELS or self.processes <= 0:
+            return decide(ref, level, seed, seen, self.budget_ms)
+        loop = asyncio.get_running_loop()
+        try:
+            return await loop.run_in_executor(
+                self._executor(), decide, ref, level, seed, seen, self.budget_ms
+            )
+        except BrokenProcessPool:
+            # A child died (killed, out of memory): start a new pool next time and let a
+            # random bot decide this once, so the table goes on.
+            log.warning("bot pool broke; restarting it")
+            self.close(wait=False)
+            return decide(ref, "random", seed, seen, None)
+
+    def close(self, wait: bool = True) -> None:
+        if self._pool is not None:
+            pool, self._pool = self._pool, None
+            pool.shutdown(wait=wait, cancel_futures=True)
