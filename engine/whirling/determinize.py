@@ -109,7 +109,7 @@ def determinize(view: dict[str, Any], seat: int, rng: random.Random) -> State:
         return dealt
 
     witches: list[dict[str, Any]] = []
-    for s, w in enumerate(players):
+    for w in players:
         own = w["own_recipe"]
         personality = w["personality"]
         offer = w["offer"]
@@ -124,8 +124,11 @@ def determinize(view: dict[str, Any], seat: int, rng: random.Random) -> State:
             # A committed witch has played a card unless she had none (she skipped); with an
             # empty hand now both are possible, and we read it as a play while cards remain.
             plays = phase == "study" and w["committed"] and cards
-            played = {"card": deal(1)[0], "rotated": False, "random": False,
-                      "extra_arcana": None} if plays else None
+            played = (
+                {"card": deal(1)[0], "rotated": False, "random": False, "extra_arcana": None}
+                if plays
+                else None
+            )
         production = w["production"]
         witches.append(
             {
@@ -139,8 +142,14 @@ def determinize(view: dict[str, Any], seat: int, rng: random.Random) -> State:
                 "arcana": [w["arcana"][name] for name in ARCANA],
                 "gain_due": w["gain_due"],
                 "committed": w["committed"],
-                "played": [played["card"], played["rotated"], played["random"],
-                           played["extra_arcana"]] if played else None,
+                "played": [
+                    played["card"],
+                    played["rotated"],
+                    played["random"],
+                    played["extra_arcana"],
+                ]
+                if played
+                else None,
                 "brew": _production(production, w) if production not in (None, HIDDEN) else None,
             }
         )

@@ -53,7 +53,7 @@ def evaluate_all(state: State) -> list[float]:
         ]
     rows = [_row(state, w) for w in state.witches]
     benches, cauldrons = _this_round(state, rows)
-    circles = [float(sum(w.circle) + sum(w.brew.claimed if w.brew else (0,))) for w in state.witches]
+    circles = [float(sum(w.circle) + (sum(w.brew.claimed) if w.brew else 0)) for w in state.witches]
     first = _pass(benches, cauldrons, n)
     projected = [circles[s] + first[s] for s in range(n)]
     # The next round: the same rows, the benches left after the pass.
@@ -192,9 +192,7 @@ def _use(
 ) -> bool:
     best_need = None
     for need in face.input_totals:
-        if all(
-            need[k] <= bench[k] + outputs[k] or k in books for k in range(5) if need[k]
-        ):
+        if all(need[k] <= bench[k] + outputs[k] or k in books for k in range(5) if need[k]):
             # Prefer the inputs that free the slots where she is fullest.
             score = sum(need[k] * (bench[k] / CAPACITY[k]) for k in range(5))
             if best_need is None or score > best_need[0]:
