@@ -1,4 +1,4 @@
-"""The ``coven`` command: ``serve``, ``migrate``, ``simulate``."""
+"""The ``coven`` command: ``serve``, ``migrate``, ``simulate``, ``arena``."""
 
 from __future__ import annotations
 
@@ -82,6 +82,36 @@ def _simulate(args: argparse.Namespace) -> int:
     return 0
 
 
+def _arena(args: argparse.Namespace) -> int:
+    from engine.arena import arena
+    from engine.protocol import IllegalAction
+
+    try:
+        options = json.loads(args.options) if args.options else None
+    except ValueError:
+        options = None
+    if args.options and not isinstance(options, dict):
+        print("coven arena: --options must be a JSON object", file=sys.stderr)
+        return 2
+    levels = [level.strip() for level in args.seats.split(",")]
+    try:
+        result = arena(
+            args.game,
+            levels,
+            args.games,
+            args.seed,
+            budget_ms=args.budget_ms,
+            iterations=args.iterations,
+            jobs=args.jobs,
+            options=options,
+        )
+    except IllegalAction as exc:
+        print(f"coven arena: {exc.message} ({exc.code})", file=sys.stderr)
+        return 2
+    print(json.dumps(result))
+    return 0
+
+
 def parser() -> argparse.ArgumentParser:
     root = argparse.ArgumentParser(prog="coven", description="Coven, a witch card tabletop")
     commands = root.add_subparsers(dest="command", required=True)
@@ -106,6 +136,22 @@ def parser() -> argparse.ArgumentParser:
         "--options", default=None, help="""setup options as JSON: '{"personalities": "choose"}'"""
     )
     simulate.set_defaults(run=_simulate)
+
+    arena = commands.add_parser("arena", help="bots of chosen levels against each other")
+    arena.add_argument("game")
+    arena.add_argument(
+        "--seats", required=True, help="one bot level per seat, in seat order: strong,random"
+    )
+    arena.add_argument("--games", type=int, default=100)
+    arena.add_argument("--seed", type=int, default=1)
+    budget = arena.add_mutually_exclusive_group()
+    budget.add_argument("--budget-ms", type=int, default=None, help="strong: time per decision")
+    budget.add_argument(
+        "--iterations", type=int, default=None, help="strong: search iterations per decision"
+    )
+    arena.add_argument("--jobs", type=int, default=1, help="matches played in parallel processes")
+    arena.add_argument("--options", default=None, help="setup options as JSON")
+    arena.set_defaults(run=_arena)
     return root
 
 
