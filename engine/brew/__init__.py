@@ -1,0 +1,1 @@
+"""Witch's Brew (Andreas Pelikan, alea 2008): the bidding game of roles."""
