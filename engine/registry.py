@@ -6,9 +6,10 @@ from engine.protocol import Game, IllegalAction
 
 
 def _builtin_games() -> list[Game]:
+    from engine.brew.game import WitchsBrew
     from engine.whirling.game import WhirlingWitchcraft
 
-    return [WhirlingWitchcraft()]
+    return [WhirlingWitchcraft(), WitchsBrew()]
 
 
 _GAMES: dict[str, Game] = {}
