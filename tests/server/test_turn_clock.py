@@ -1,0 +1,140 @@
+"""The turn clock is per seat: it runs from the moment the seat began to owe a decision and
+keeps running while the seat goes on owing one (its own sub-actions do not restart it); it is
+stored with the match, so it survives a restart."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from app.rooms.service import owing_after
+from app.settings import Settings
+from engine import registry
+from tests.server.conftest import sqlite_settings
+from tests.support.client import Client, open_room
+from tests.support.server import ThreadServer
+from tests.support.turns import TurnsGame
+
+
+@pytest.fixture(autouse=True)
+def turns_game(monkeypatch: pytest.MonkeyPatch) -> None:
+    registry.games()
+    monkeypatch.setitem(registry._GAMES, TurnsGame.id, TurnsGame())
+
+
+def test_a_clock_starts_when_the_seat_begins_to_owe_and_runs_while_it_owes() -> None:
+    since = (10.0, None, 12.0, None)
+    after = owing_after(frozenset({0, 2}), frozenset({0, 1}), since, 20.0)
+    # Seat 0 still owes: its clock goes on; seat 1 begins to owe now; seat 2 owes nothing.
+    assert after == [10.0, 20.0, None, None]
+    # A player taking her seat back from a bot starts afresh.
+    assert owing_after(frozenset({0}), frozenset({0}), (10.0,), 20.0, frozenset({0})) == [20.0]
+
+
+async def away(client: Client, code: str) -> list[bool]:
+    room = (await client.http.get(f"/api/rooms/{code}")).json()
+    return [bool(s["away"]) for s in room["seats"]]
+
+
+async def act(client: Client, code: str, action: dict[str, Any]) -> dict[str, Any]:
+    response = await client.http.post(
+        f"/api/rooms/{code}/actions", json={"action": action, "client_id": f"c{time.time()}"}
+    )
+    assert response.status_code == 200, response.text
+    result: dict[str, Any] = response.json()
+    return result
+
+
+async def test_a_long_multi_action_turn_cannot_stall_the_table(tmp_path: Path) -> None:
+    # Every add starts a new stage here (fine_stages): a clock counted from the stage would
+    # restart with each sub-action and never run out.
+    turn = 1.5
+    with ThreadServer(sqlite_settings(tmp_path, sweep_seconds=0.1)) as server:
+        code, (ada, bea) = await open_room(
+            server.url,
+            "test-turns",
+            ["Ada", "Bea"],
+            options={"fine_stages": True},
+            turn_seconds=turn,
+        )
+        await ada.http.post(f"/api/rooms/{code}/start")
+        started = time.monotonic()
+        # Ada adds every 0.4 s, well inside the clock each time, and never ends her turn.
+        while time.monotonic() - started < turn - 0.4:
+            await act(ada, code, {"type": "add", "value": 1})
+            assert (await away(ada, code))[0] is False
+            await asyncio.sleep(0.4)
+        while not (await away(ada, code))[0]:
+            assert time.monotonic() - started < turn + 1.0, "the clock never ran out"
+            await asyncio.sleep(0.05)
+        assert time.monotonic() - started >= turn
+        await ada.connect(code)
+        await ada.until(
+            lambda: ada.state is not None and ada.state["view"]["turn"] >= 1,
+            timeout=5,
+            what="the bot ending Ada's turn",
+        )
+        log = (await ada.http.get(f"/api/rooms/{code}/log")).json()
+        ended = [e for e in log["events"] if e["type"] == "ended"]
+        assert ended[0]["seat"] == 0
+        await ada.close()
+        await bea.close()
+
+
+async def test_a_seat_owing_out_of_turn_gets_its_full_time(tmp_path: Path) -> None:
+    # The stage does not change when Ada asks (one stage per turn): a clock counted from the
+    # stage would leave Bea the part of Ada's time that was left, here almost none.
+    turn = 1.5
+    with ThreadServer(sqlite_settings(tmp_path, sweep_seconds=0.1)) as server:
+        code, (ada, bea) = await open_room(
+            server.url, "test-turns", ["Ada", "Bea"], turn_seconds=turn
+        )
+        await ada.http.post(f"/api/rooms/{code}/start")
+        started = time.monotonic()
+        await asyncio.sleep(turn - 0.5)
+        await act(ada, code, {"type": "ask"})
+        asked = time.monotonic()
+        await bea.connect(code)
+        await bea.at_version(1)
+        # Past the end of a clock counted from the start of the stage, Bea still has time.
+        await asyncio.sleep(max(0.0, started + turn + 0.5 - time.monotonic()))
+        assert await away(bea, code) == [False, False]
+        assert bea.state is not None and bea.state["version"] == 1
+        # Her own clock runs out a full turn after she was asked.
+        await bea.at_version(2, timeout=5)
+        assert time.monotonic() - asked >= turn
+        assert await away(bea, code) == [False, True]
+        await ada.close()
+        await bea.close()
+
+
+async def test_the_clock_survives_a_restart(settings: Settings) -> None:
+    turn = 2.0
+    fast = dataclasses.replace(settings, bot_delay=0.0, sweep_seconds=0.1)
+    with ThreadServer(fast) as server:
+        code, (ada, bea) = await open_room(
+            server.url, "test-turns", ["Ada", "Bea"], turn_seconds=turn
+        )
+        await ada.http.post(f"/api/rooms/{code}/start")
+        started = time.monotonic()
+        await act(ada, code, {"type": "add", "value": 2})
+        await ada.close()
+        await bea.close()
+    # A restart half-way: the new server does not give Ada a new clock.
+    with ThreadServer(fast) as server:
+        ada = Client(server.url, ada.token, 0)
+        await ada.connect(code)
+        await ada.until(
+            lambda: ada.state is not None and ada.state["view"]["turn"] >= 1,
+            timeout=8,
+            what="the bot ending Ada's turn",
+        )
+        waited = time.monotonic() - started
+        assert turn <= waited < turn + 1.5, waited
+        assert (await away(ada, code))[0] is True
+        await ada.close()
