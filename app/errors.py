@@ -35,6 +35,11 @@ STATUS: dict[str, int] = {
     "frame_too_large": 413,
     "chat_too_long": 413,
     "rate_limited": 429,
+    "too_many_sockets": 429,
+    "too_large": 413,
+    "too_deep": 422,
+    "bad_text": 422,
+    "bad_origin": 403,
     "unknown_bot": 422,
 }
 

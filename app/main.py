@@ -14,22 +14,23 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from app import wire
 from app.api import http, ws
-from app.api.deps import Services
+from app.api.deps import Limits, Services
 from app.bus import make_bus
 from app.errors import CovenError
+from app.logs import redact_tokens_in_logs
 from app.rooms.bots import BotRunner
 from app.rooms.hub import Hub
 from app.rooms.service import RoomService
 from app.settings import Settings
 from app.store.db import make_engine, migrate
 from app.store.repository import Repository
+from app.text import MAX_JSON_DEPTH, json_depth
 
 log = logging.getLogger(__name__)
-
-MAX_BODY_BYTES = 64 * 1024
 
 _HTTP_CODES = {
     400: "bad_request",
@@ -41,25 +42,169 @@ _HTTP_CODES = {
     429: "rate_limited",
 }
 
+# Pages may load only this server's own scripts, styles, images and sockets, and no other
+# site may frame them. The API docs (Swagger UI, ReDoc) load their assets from a CDN.
+CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
+    "img-src 'self' data:; font-src 'self'; connect-src 'self'; object-src 'none'; "
+    "base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+)
+_NO_CSP = ("/docs", "/redoc")
+SECURITY_HEADERS = [
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"no-referrer"),
+    (b"x-frame-options", b"DENY"),
+]
+_BODY_METHODS = {"POST", "PUT", "PATCH"}
+
 
 def _error(status: int, code: str, message: str) -> JSONResponse:
     return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
 
 
-class BodyLimit:
-    """Refuse request bodies over ``MAX_BODY_BYTES`` before reading them (413)."""
+class RequestGuard:
+    """Limits that hold however a request is framed, before any handler runs:
 
-    def __init__(self, app: ASGIApp) -> None:
+    - bodies over ``max_body_bytes`` get 413 whether announced by Content-Length or sent
+      chunked (the body is counted as it arrives, never read past the limit);
+    - an API body must be JSON nested at most ``MAX_JSON_DEPTH`` deep, with no lone surrogate
+      (400 ``bad_json`` / 422 ``too_deep``), checked once here for every route;
+    - a request or WebSocket handshake whose path and query exceed ``max_url_bytes`` gets 414;
+    - every response carries the security headers (CSP, nosniff, no referrer, no framing).
+    """
+
+    def __init__(self, app: ASGIApp, settings: Settings) -> None:
         self.app = app
+        self.max_body = settings.max_body_bytes
+        self.max_url = settings.max_url_bytes
+
+    def _url_bytes(self, scope: Scope) -> int:
+        return len(scope.get("raw_path") or scope.get("path", "").encode()) + len(
+            scope.get("query_string", b"")
+        )
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "http":
-            length = dict(scope.get("headers") or []).get(b"content-length")
-            if length is not None and length.isdigit() and int(length) > MAX_BODY_BYTES:
-                response = _error(413, "too_large", f"bodies are limited to {MAX_BODY_BYTES} bytes")
-                await response(scope, receive, send)
+        if scope["type"] == "websocket":
+            if self._url_bytes(scope) > self.max_url:
+                await _deny_websocket(receive, send, 414, "too_large", self._url_message())
                 return
-        await self.app(scope, receive, send)
+            # uvicorn's protocol object is behind its ``send``: a socket whose peer stopped
+            # reading can then be cut (ws.py) instead of waiting forever to flush.
+            transport = getattr(getattr(send, "__self__", None), "transport", None)
+            abort = getattr(transport, "abort", None)
+            if callable(abort):
+                scope = {**scope, "coven.abort": abort}
+            await self.app(scope, receive, send)
+            return
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        send = _with_security_headers(scope, send)
+        if self._url_bytes(scope) > self.max_url:
+            await _error(414, "too_large", self._url_message())(scope, receive, send)
+            return
+        length = dict(scope.get("headers") or []).get(b"content-length")
+        if length is not None and length.isdigit() and int(length) > self.max_body:
+            await self._too_large(scope, receive, send)
+            return
+        body = bytearray()
+        more = True
+        while more:
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                return
+            body += message.get("body", b"")
+            if len(body) > self.max_body:
+                await self._too_large(scope, receive, send)
+                return
+            more = bool(message.get("more_body", False))
+        if body and scope.get("method") in _BODY_METHODS and scope["path"].startswith("/api/"):
+            refusal = _json_refusal(bytes(body))
+            if refusal is not None:
+                await refusal(scope, receive, send)
+                return
+        replayed = False
+
+        async def replay() -> Message:
+            nonlocal replayed
+            if not replayed:
+                replayed = True
+                return {"type": "http.request", "body": bytes(body), "more_body": False}
+            return await receive()
+
+        started = False
+
+        async def sending(message: Message) -> None:
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await self.app(scope, replay, sending)
+        except Exception:
+            # Never a bare 500 with a traceback for the user: the database or the bus failed
+            # under this request; the client may retry.
+            log.exception("%s %s failed", scope.get("method"), scope.get("path"))
+            if not started:
+                response = _error(503, "unavailable", "the server could not do this now; retry")
+                response.headers["retry-after"] = "1"
+                await response(scope, replay, send)
+
+    def _url_message(self) -> str:
+        return f"the path and query are limited to {self.max_url} bytes"
+
+    async def _too_large(self, scope: Scope, receive: Receive, send: Send) -> None:
+        response = _error(413, "too_large", f"bodies are limited to {self.max_body} bytes")
+        # Unread body bytes stay unread: the connection is closed after this answer.
+        response.headers["connection"] = "close"
+        await response(scope, receive, send)
+
+
+def _json_refusal(body: bytes) -> JSONResponse | None:
+    try:
+        value = wire.loads(body)
+    except ValueError as exc:
+        if "depth" in str(exc):
+            return _error(422, "too_deep", f"JSON is nested deeper than {MAX_JSON_DEPTH}")
+        return _error(400, "bad_json", f"the body is not valid JSON ({exc})")
+    if json_depth(value) > MAX_JSON_DEPTH:
+        return _error(422, "too_deep", f"JSON is nested deeper than {MAX_JSON_DEPTH}")
+    return None
+
+
+async def _deny_websocket(receive: Receive, send: Send, status: int, code: str, text: str) -> None:
+    """Answer a WebSocket handshake with a plain HTTP error (the socket never opens)."""
+    await receive()  # websocket.connect
+    body = wire.dumps({"error": {"code": code, "message": text}}).encode()
+    await send(
+        {
+            "type": "websocket.http.response.start",
+            "status": status,
+            "headers": [(b"content-type", b"application/json"), *SECURITY_HEADERS],
+        }
+    )
+    await send({"type": "websocket.http.response.body", "body": body})
+
+
+def _with_security_headers(scope: Scope, send: Send) -> Send:
+    path: str = scope.get("path", "")
+    csp = not path.startswith(_NO_CSP)
+    api = path.startswith("/api/")
+
+    async def sending(message: Message) -> None:
+        if message["type"] == "http.response.start":
+            headers = list(message.get("headers") or [])
+            present = {name.lower() for name, _ in headers}
+            extra = [h for h in SECURITY_HEADERS if h[0] not in present]
+            if csp and b"content-security-policy" not in present:
+                extra.append((b"content-security-policy", CSP.encode()))
+            if api and b"cache-control" not in present:
+                # Create and join answers carry a seat token: never keep them in a cache.
+                extra.append((b"cache-control", b"no-store"))
+            message = {**message, "headers": headers + extra}
+        await send(message)
+
+    return sending
 
 
 def _install_error_handlers(app: FastAPI) -> None:
@@ -110,7 +255,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         bots = BotRunner(service, settings)
         await hub.start()
         await bots.start()
-        app.state.coven = Services(settings, bus, service, hub, bots)
+        app.state.coven = Services(settings, bus, service, hub, bots, Limits(settings))
         # Everything alive now (modules, mappers, schemas) lives as long as the process: keep
         # it out of the cyclic collector, whose full passes otherwise stall the loop ~100 ms.
         gc.collect()
@@ -133,5 +278,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(http.router)
     app.include_router(ws.router)
     _include_pages(app)
-    app.add_middleware(BodyLimit)
+    app.add_middleware(RequestGuard, settings=settings)
+    redact_tokens_in_logs()
     return app

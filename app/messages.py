@@ -3,11 +3,32 @@ here). Handlers take and return these; nothing below the handlers knows about th
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
-Name = Field(min_length=1, max_length=40)
+from app.text import check_json, check_machine_text, display_name
+
+
+def _action(value: dict[str, Any]) -> dict[str, Any]:
+    check_json(value, "action")
+    return value
+
+
+def _options(value: dict[str, Any]) -> dict[str, Any]:
+    check_json(value, "options")
+    return value
+
+
+def _client_id(value: str) -> str:
+    check_machine_text(value, "client_id")
+    return value
+
+
+# Names are cleaned for display (raw input may be longer: invisible characters go).
+DisplayName = Annotated[str, Field(min_length=1, max_length=200), AfterValidator(display_name)]
+Action = Annotated[dict[str, Any], AfterValidator(_action)]
+ClientId = Annotated[str, Field(min_length=1, max_length=100), AfterValidator(_client_id)]
 
 
 class ErrorDetail(BaseModel):
@@ -58,8 +79,8 @@ class CreateRoom(BaseModel):
 
     game: str
     visibility: Literal["public", "private"] = "public"
-    options: dict[str, Any] = Field(default_factory=dict)
-    name: str = Field(min_length=1, max_length=40, description="the host's name")
+    options: Annotated[dict[str, Any], AfterValidator(_options)] = Field(default_factory=dict)
+    name: DisplayName = Field(description="the host's name (cleaned for display, ≤ 40)")
     turn_seconds: float | None = Field(
         default=None, gt=0, le=86400, description="turn clock; a bot plays for late seats"
     )
@@ -71,7 +92,7 @@ class CreateRoom(BaseModel):
 class JoinRoom(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    name: str = Field(min_length=1, max_length=40)
+    name: DisplayName = Field(description="cleaned for display, ≤ 40 characters")
 
 
 class AddBot(BaseModel):
@@ -104,8 +125,8 @@ class BotSeat(BaseModel):
 class SubmitAction(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    action: dict[str, Any]
-    client_id: str = Field(min_length=1, max_length=100)
+    action: Action
+    client_id: ClientId
     version: int | None = Field(default=None, ge=0)
 
 
@@ -159,8 +180,8 @@ class Health(BaseModel):
 
 class ActMessage(BaseModel):
     type: Literal["act"]
-    action: dict[str, Any]
-    client_id: str = Field(min_length=1, max_length=100)
+    action: Action
+    client_id: ClientId
     version: int | None = Field(default=None, ge=0)
 
 

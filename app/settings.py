@@ -13,9 +13,19 @@ def _float(name: str, default: float) -> float:
     return float(raw) if raw not in (None, "") else default
 
 
+def _int(name: str, default: int) -> int:
+    raw = os.environ.get(name)
+    return int(raw) if raw not in (None, "") else default
+
+
 def _int_or_none(name: str) -> int | None:
     raw = os.environ.get(name)
     return int(raw) if raw not in (None, "") else None
+
+
+def _list(name: str) -> tuple[str, ...]:
+    raw = os.environ.get(name) or ""
+    return tuple(item.strip().rstrip("/") for item in raw.split(",") if item.strip())
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,24 +45,65 @@ class Settings:
     # (covers a worker that died between its commit and its bot's move).
     sweep_seconds: float = 2.0
     max_frame_bytes: int = 16 * 1024
+    # Request bodies, however they are framed (Content-Length or chunked).
+    max_body_bytes: int = 64 * 1024
+    # Path plus query string of a request or WebSocket handshake.
+    max_url_bytes: int = 4096
     chat_max_chars: int = 500
     chat_burst: int = 5
     chat_window_seconds: float = 10.0
+    # Chat lines of one client (address and seat) across all its sockets, per window.
+    chat_client_burst: int = 10
     migrate_on_start: bool = True
     # permessage-deflate on sockets: less traffic for views but ~35 KiB more per socket,
     # so off unless COVEN_WS_DEFLATE=1.
     ws_deflate: bool = False
+    # Messages waiting for one socket; a socket further behind is dropped (it reconnects and
+    # re-syncs) so that it never slows its room.
+    ws_send_queue: int = 256
+    # Seconds one send to a socket may take before the socket counts as gone.
+    ws_send_timeout: float = 10.0
+    # Other origins whose pages may open room sockets (the server's own always may), e.g.
+    # "https://coven.example"; "*" allows any.
+    allowed_origins: tuple[str, ...] = ()
+    # Rooms one client address may create: a burst, then this many per minute.
+    rooms_burst: int = 10
+    rooms_per_minute: float = 10.0
+    # Open sockets per client address (across rooms).
+    sockets_per_client: int = 32
+    # Refused actions per seat and per client address within ``refused_window_seconds``
+    # before further actions are answered "rate_limited" without touching the table.
+    refused_burst: int = 20
+    refused_window_seconds: float = 10.0
 
     @classmethod
     def from_env(cls) -> Settings:
+        base = cls()
         return cls(
             database_url=os.environ.get("COVEN_DATABASE_URL") or DEFAULT_DATABASE_URL,
             database_schema=os.environ.get("COVEN_DATABASE_SCHEMA") or None,
             redis_url=os.environ.get("COVEN_REDIS_URL") or None,
-            bot_delay=_float("COVEN_BOT_DELAY", 0.3),
+            bot_delay=_float("COVEN_BOT_DELAY", base.bot_delay),
             bot_processes=_int_or_none("COVEN_BOT_PROCESSES"),
             bot_budget_ms=_int_or_none("COVEN_BOT_BUDGET_MS"),
-            sweep_seconds=_float("COVEN_SWEEP_SECONDS", 2.0),
+            sweep_seconds=_float("COVEN_SWEEP_SECONDS", base.sweep_seconds),
+            max_frame_bytes=_int("COVEN_MAX_FRAME_BYTES", base.max_frame_bytes),
+            max_body_bytes=_int("COVEN_MAX_BODY_BYTES", base.max_body_bytes),
+            max_url_bytes=_int("COVEN_MAX_URL_BYTES", base.max_url_bytes),
+            chat_max_chars=_int("COVEN_CHAT_MAX_CHARS", base.chat_max_chars),
+            chat_burst=_int("COVEN_CHAT_BURST", base.chat_burst),
+            chat_window_seconds=_float("COVEN_CHAT_WINDOW_SECONDS", base.chat_window_seconds),
+            chat_client_burst=_int("COVEN_CHAT_CLIENT_BURST", base.chat_client_burst),
             migrate_on_start=os.environ.get("COVEN_MIGRATE_ON_START", "1") != "0",
             ws_deflate=os.environ.get("COVEN_WS_DEFLATE", "0") == "1",
+            ws_send_queue=_int("COVEN_WS_SEND_QUEUE", base.ws_send_queue),
+            ws_send_timeout=_float("COVEN_WS_SEND_TIMEOUT", base.ws_send_timeout),
+            allowed_origins=_list("COVEN_ALLOWED_ORIGINS"),
+            rooms_burst=_int("COVEN_ROOMS_BURST", base.rooms_burst),
+            rooms_per_minute=_float("COVEN_ROOMS_PER_MINUTE", base.rooms_per_minute),
+            sockets_per_client=_int("COVEN_SOCKETS_PER_CLIENT", base.sockets_per_client),
+            refused_burst=_int("COVEN_REFUSED_BURST", base.refused_burst),
+            refused_window_seconds=_float(
+                "COVEN_REFUSED_WINDOW_SECONDS", base.refused_window_seconds
+            ),
         )

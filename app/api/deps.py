@@ -9,10 +9,29 @@ from fastapi import Depends, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from app.bus import Bus
+from app.limits import Bucket, Counter, Window
 from app.rooms.bots import BotRunner
 from app.rooms.hub import Hub
 from app.rooms.service import RoomService
 from app.settings import Settings
+
+
+class Limits:
+    """This worker's rate limits (see Settings and app/README.md, "Security and limits")."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.rooms = Bucket(settings.rooms_burst, settings.rooms_per_minute, "new rooms")
+        self.chat = Window(settings.chat_client_burst, settings.chat_window_seconds, "chat lines")
+        self.refused = Window(
+            settings.refused_burst, settings.refused_window_seconds, "refused actions"
+        )
+        self.sockets = Counter(settings.sockets_per_client, "sockets")
+
+
+def client_key(request: Request) -> str:
+    """The client's address (uvicorn puts the proxy's X-Forwarded-For here when it trusts
+    the proxy: ``--forwarded-allow-ips``)."""
+    return request.client.host if request.client is not None else "unknown"
 
 
 @dataclass(slots=True)
@@ -22,6 +41,7 @@ class Services:
     service: RoomService
     hub: Hub
     bots: BotRunner
+    limits: Limits
 
 
 def services(request: Request) -> Services:
@@ -39,4 +59,5 @@ def bearer_token(
 
 
 ServicesDep = Annotated[Services, Depends(services)]
+ClientDep = Annotated[str, Depends(client_key)]
 TokenDep = Annotated[str | None, Depends(bearer_token)]

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter
+from typing import Annotated
+
+from fastapi import APIRouter, Depends
 from fastapi.responses import Response
 
 from app import wire
-from app.api.deps import ServicesDep, TokenDep
+from app.api.deps import ClientDep, ServicesDep, TokenDep
 from app.errors import CovenError
 from app.messages import (
     ActionAck,
@@ -27,6 +29,7 @@ from app.messages import (
 from app.rooms.hub import Hub
 from app.rooms.service import RoomService
 from app.store.repository import RoomRecord
+from app.text import valid_room_code
 from engine import registry
 
 ERRORS: dict[int | str, dict[str, object]] = {
@@ -34,6 +37,17 @@ ERRORS: dict[int | str, dict[str, object]] = {
 }
 
 router = APIRouter(responses=ERRORS)
+
+
+def room_code(code: str) -> str:
+    """Room codes are URL-safe base64; anything else is no room (and never reaches the
+    database, which may refuse some characters with an error)."""
+    if not valid_room_code(code):
+        raise CovenError("room_not_found", "no such room")
+    return code
+
+
+Code = Annotated[str, Depends(room_code)]
 
 
 async def room_info(service: RoomService, hub: Hub, room: RoomRecord) -> RoomInfo:
@@ -102,7 +116,9 @@ async def game_catalog(game_id: str) -> Response:
 
 
 @router.post("/api/rooms", response_model=RoomWithSeat, status_code=201, tags=["lobby"])
-async def create_room(body: CreateRoom, coven: ServicesDep) -> RoomWithSeat:
+async def create_room(body: CreateRoom, coven: ServicesDep, client: ClientDep) -> RoomWithSeat:
+    # The public lobby must not be flooded out by one address.
+    coven.limits.rooms.take(client)
     room, seat, token = await coven.service.create_room(
         game_id=body.game,
         visibility=body.visibility,
@@ -123,12 +139,12 @@ async def list_rooms(coven: ServicesDep) -> list[RoomInfo]:
 
 
 @router.get("/api/rooms/{code}", response_model=RoomInfo, tags=["room"])
-async def get_room(code: str, coven: ServicesDep) -> RoomInfo:
+async def get_room(code: Code, coven: ServicesDep) -> RoomInfo:
     return await room_info(coven.service, coven.hub, await coven.service.room(code))
 
 
 @router.post("/api/rooms/{code}/join", response_model=RoomWithSeat, tags=["room"])
-async def join_room(code: str, body: JoinRoom, coven: ServicesDep) -> RoomWithSeat:
+async def join_room(code: Code, body: JoinRoom, coven: ServicesDep) -> RoomWithSeat:
     room, seat, token = await coven.service.join(code, body.name)
     return RoomWithSeat(
         room=await room_info(coven.service, coven.hub, room), seat=seat, token=token
@@ -136,21 +152,21 @@ async def join_room(code: str, body: JoinRoom, coven: ServicesDep) -> RoomWithSe
 
 
 @router.post("/api/rooms/{code}/bots", response_model=BotSeat, tags=["room"])
-async def add_bot(code: str, body: AddBot, coven: ServicesDep, token: TokenDep) -> BotSeat:
+async def add_bot(code: Code, body: AddBot, coven: ServicesDep, token: TokenDep) -> BotSeat:
     connected, _ = await coven.hub.presence(code)
     room, seat = await coven.service.add_bot(code, token, body.level, body.seat, connected)
     return BotSeat(room=await room_info(coven.service, coven.hub, room), seat=seat)
 
 
 @router.post("/api/rooms/{code}/start", response_model=StateMessage, tags=["room"])
-async def start_match(code: str, coven: ServicesDep, token: TokenDep) -> Response:
+async def start_match(code: Code, coven: ServicesDep, token: TokenDep) -> Response:
     table = await coven.service.start(code, token)
     seat = coven.service.seat_of(table.room, token)
     return Response(table.message_text(seat), media_type="application/json")
 
 
 @router.get("/api/rooms/{code}/state", response_model=StateMessage, tags=["room"])
-async def get_state(code: str, coven: ServicesDep, token: TokenDep) -> Response:
+async def get_state(code: Code, coven: ServicesDep, token: TokenDep) -> Response:
     _, seat = await coven.service.seat_for(code, token)
     table = await coven.service.table(code)
     return Response(table.message_text(seat), media_type="application/json")
@@ -158,16 +174,28 @@ async def get_state(code: str, coven: ServicesDep, token: TokenDep) -> Response:
 
 @router.post("/api/rooms/{code}/actions", response_model=ActionAck, tags=["room"])
 async def submit_action(
-    code: str, body: SubmitAction, coven: ServicesDep, token: TokenDep
+    code: Code, body: SubmitAction, coven: ServicesDep, token: TokenDep, client: ClientDep
 ) -> ActionAck:
     if token is None:
         await coven.service.room(code, cached=True)  # an unknown room is a 404 first
         raise CovenError("spectator", "spectators cannot act; send your seat's bearer token")
     _, seat = await coven.service.seat_for(code, token)
-    ack = await coven.service.act(code, seat, body.action, body.client_id, body.version)
+    # A client spamming refused moves is turned away here, before it takes the table's lock.
+    keys = (f"addr:{client}", f"seat:{code}:{seat}")
+    refused = coven.limits.refused
+    if refused.full(*keys):
+        raise CovenError(
+            "rate_limited",
+            f"too many refused actions: at most {refused.burst} per {refused.seconds:g} s",
+        )
+    try:
+        ack = await coven.service.act(code, seat, body.action, body.client_id, body.version)
+    except CovenError:
+        refused.note(*keys)
+        raise
     return ActionAck(client_id=ack.client_id, version=ack.version, duplicate=ack.duplicate)
 
 
 @router.get("/api/rooms/{code}/log", response_model=MatchLog, tags=["room"])
-async def get_log(code: str, coven: ServicesDep) -> MatchLog:
+async def get_log(code: Code, coven: ServicesDep) -> MatchLog:
     return MatchLog.model_validate(await coven.service.log(code))

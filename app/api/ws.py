@@ -1,78 +1,199 @@
-"""The room WebSocket: one per tab. ``?token=`` takes the seat; no token watches.
+"""The room WebSocket: one per tab. The seat token takes the seat; no token watches.
+
+The token comes as the subprotocol ``coven.token.{token}`` (offered with ``coven``, which the
+server selects: browsers use this, so the token never sits in a URL), or as ``?token=`` (the
+DESIGN contract, for outside clients; redacted from every log line).
 
 Server → client: ``state``, ``presence``, ``chat``, ``ack``, ``error``, ``pong``.
 Client → server: ``act``, ``chat``, ``ping``. A bad frame (malformed JSON, over the size
-limit, unknown type) gets an ``error`` and the socket stays open.
+limit, too deep, unknown type) gets an ``error`` and the socket stays open. Everything sent to
+a socket goes through its own bounded queue (``Connection``): a socket that stops reading is
+dropped (close code 4408) and never slows its room.
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
-import json
+import logging
 import time
 from typing import Any
+from urllib.parse import urlsplit
 
 from fastapi import APIRouter, WebSocket
 from pydantic import ValidationError
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
+from app import wire
 from app.api.deps import Services
 from app.errors import CovenError
 from app.messages import AckMessage, ActMessage, ChatIn, ChatOut, ErrorMessage
-from app.rooms.hub import Connection
+from app.rooms.hub import CLOSE_TOO_SLOW, Connection
 from app.rooms.service import room_channel
+from app.text import MAX_JSON_DEPTH, clean_display, json_depth, valid_room_code
+
+log = logging.getLogger(__name__)
 
 router = APIRouter()
 
 CLOSE_BAD_TOKEN = 4401
+CLOSE_BAD_ORIGIN = 4403
 CLOSE_NO_ROOM = 4404
+CLOSE_TOO_MANY = 4429
+SUBPROTOCOL = "coven"
+TOKEN_PROTOCOL = "coven.token."
+CLOSE_WAIT = 2.0
 
 
 def _error(code: str, message: str, client_id: str | None = None) -> str:
     return ErrorMessage(code=code, message=message, client_id=client_id).model_dump_json()
 
 
+def _origin_allowed(websocket: WebSocket, allowed: tuple[str, ...]) -> bool:
+    """A browser page may open a socket only from this server's own origin (the Host it was
+    reached by) or a configured one; clients that send no Origin (not browsers) may."""
+    origin = websocket.headers.get("origin")
+    if origin is None:
+        return True
+    origin = origin.rstrip("/")
+    if "*" in allowed or origin in allowed:
+        return True
+    host = websocket.headers.get("host", "")
+    return bool(host) and urlsplit(origin).netloc.lower() == host.lower()
+
+
+def _token_and_protocol(
+    websocket: WebSocket, query_token: str | None
+) -> tuple[str | None, str | None]:
+    offered: list[str] = list(websocket.scope.get("subprotocols") or [])
+    token = query_token
+    for protocol in offered:
+        if protocol.startswith(TOKEN_PROTOCOL):
+            token = protocol[len(TOKEN_PROTOCOL) :] or None
+    return token, SUBPROTOCOL if SUBPROTOCOL in offered else None
+
+
+async def _refuse(
+    websocket: WebSocket, subprotocol: str | None, code: str, text: str, close: int
+) -> None:
+    """Open the socket only to say why it closes (a browser sees no HTTP error body)."""
+    with contextlib.suppress(Exception):
+        await websocket.accept(subprotocol=subprotocol)
+        await asyncio.wait_for(websocket.send_text(_error(code, text)), CLOSE_WAIT)
+        await asyncio.wait_for(websocket.close(close), CLOSE_WAIT)
+
+
+def _client(websocket: WebSocket) -> str:
+    return websocket.client.host if websocket.client is not None else "unknown"
+
+
 @router.websocket("/ws/rooms/{code}")
 async def room_socket(websocket: WebSocket, code: str, token: str | None = None) -> None:
     coven: Services = websocket.app.state.coven
-    await websocket.accept()
+    token, subprotocol = _token_and_protocol(websocket, token)
+    if not _origin_allowed(websocket, coven.settings.allowed_origins):
+        await _refuse(
+            websocket,
+            subprotocol,
+            "bad_origin",
+            "this origin may not open room sockets",
+            CLOSE_BAD_ORIGIN,
+        )
+        return
+    client = _client(websocket)
     try:
+        coven.limits.sockets.acquire(client)
+    except CovenError as exc:
+        await _refuse(websocket, subprotocol, exc.code, exc.message, CLOSE_TOO_MANY)
+        return
+    try:
+        await _open(websocket, coven, code, token, subprotocol, client)
+    finally:
+        coven.limits.sockets.release(client)
+
+
+async def _open(
+    websocket: WebSocket,
+    coven: Services,
+    code: str,
+    token: str | None,
+    subprotocol: str | None,
+    client: str,
+) -> None:
+    try:
+        if not valid_room_code(code):
+            raise CovenError("room_not_found", "no such room")
         room = await coven.service.room(code)
         seat = coven.service.seat_of(room, token)
     except CovenError as exc:
-        await websocket.send_text(_error(exc.code, exc.message))
-        await websocket.close(CLOSE_NO_ROOM if exc.code == "room_not_found" else CLOSE_BAD_TOKEN)
+        close = CLOSE_NO_ROOM if exc.code == "room_not_found" else CLOSE_BAD_TOKEN
+        await _refuse(websocket, subprotocol, exc.code, exc.message, close)
         return
-    conn = Connection(websocket, code, seat)
-    await coven.hub.join(conn)
+    except Exception:
+        log.exception("socket for room %s could not open", code)
+        await _refuse(websocket, subprotocol, "unavailable", "try again in a moment", 1011)
+        return
     try:
+        await websocket.accept(subprotocol=subprotocol)
+    except Exception:
+        return  # the peer left during the handshake
+    settings = coven.settings
+    conn = Connection(
+        websocket,
+        code,
+        seat,
+        client=client,
+        queue_limit=settings.ws_send_queue,
+        send_timeout=settings.ws_send_timeout,
+    )
+    writer = asyncio.create_task(conn.write(), name=f"ws-writer:{code}")
+    serving: asyncio.Task[None] | None = None
+    try:
+        await coven.hub.join(conn)
         with contextlib.suppress(CovenError):
             table = await coven.service.table(code)
             conn.sent_version = max(conn.sent_version, table.version)
-            await websocket.send_text(table.message_text(seat))
+            conn.send(table.message_text(seat))
         for line in await coven.service.repo.recent_chat(room.id):
-            await websocket.send_text(
+            conn.send(
                 ChatOut(
                     seat=line.seat, name=line.name, text=line.text, at=line.created_at
                 ).model_dump_json()
             )
-        await _serve(websocket, coven, conn, room.seats)
-    except WebSocketDisconnect:
+        serving = asyncio.create_task(_serve(websocket, coven, conn), name=f"ws:{code}")
+        dropped = asyncio.create_task(conn.dropped.wait())
+        await asyncio.wait({serving, dropped}, return_when=asyncio.FIRST_COMPLETED)
+        dropped.cancel()
+        if serving.done():
+            serving.result()  # a disconnect ends here; anything else is logged below
+    except (WebSocketDisconnect, ConnectionError):
         pass
-    except RuntimeError:
-        # Sending on a socket the peer already closed (starlette's WebSocketDisconnected).
-        if websocket.application_state == WebSocketState.CONNECTED and (
-            websocket.client_state == WebSocketState.CONNECTED
-        ):
-            raise
+    except Exception:
+        if not conn.dropped.is_set() and websocket.client_state == WebSocketState.CONNECTED:
+            log.exception("socket in room %s failed", code)
     finally:
-        await coven.hub.leave(conn)
-        if websocket.client_state == WebSocketState.CONNECTED:
-            with contextlib.suppress(Exception):
-                await websocket.close()
+        if serving is not None and not serving.done():
+            serving.cancel()
+        writer.cancel()
+        with contextlib.suppress(BaseException):
+            await coven.hub.leave(conn)
+        await _close(websocket, conn)
 
 
-async def _serve(websocket: WebSocket, coven: Services, conn: Connection, seats: Any) -> None:
+async def _close(websocket: WebSocket, conn: Connection) -> None:
+    if websocket.client_state != WebSocketState.CONNECTED:
+        return
+    code = CLOSE_TOO_SLOW if conn.dropped.is_set() else 1000
+    try:
+        await asyncio.wait_for(websocket.close(code, conn.drop_reason[:100] or None), CLOSE_WAIT)
+    except Exception:
+        # A peer that stopped reading never takes the close frame: cut the connection.
+        abort = websocket.scope.get("coven.abort")
+        if callable(abort):
+            abort()
+
+
+async def _serve(websocket: WebSocket, coven: Services, conn: Connection) -> None:
     limit = coven.settings.max_frame_bytes
     while True:
         frame = await websocket.receive()
@@ -83,84 +204,116 @@ async def _serve(websocket: WebSocket, coven: Services, conn: Connection, seats:
             raw = frame["bytes"].decode("utf-8", errors="replace")
         if raw is None:
             continue
-        if len(raw) * 4 > limit and len(raw.encode("utf-8")) > limit:
-            await websocket.send_text(
-                _error("frame_too_large", f"frames are limited to {limit} bytes")
-            )
+        if len(raw) * 4 > limit and len(raw.encode("utf-8", errors="replace")) > limit:
+            conn.send(_error("frame_too_large", f"frames are limited to {limit} bytes"))
             continue
         try:
-            message = json.loads(raw)
-        except ValueError:
-            await websocket.send_text(_error("bad_json", "this frame is not valid JSON"))
+            message = wire.loads(raw)
+        except ValueError as exc:
+            if "depth" in str(exc):
+                conn.send(_error("too_deep", f"JSON is nested deeper than {MAX_JSON_DEPTH}"))
+            else:
+                conn.send(_error("bad_json", f"this frame is not valid JSON ({exc})"))
             continue
         if not isinstance(message, dict):
-            await websocket.send_text(_error("bad_message", "a message is a JSON object"))
+            conn.send(_error("bad_message", "a message is a JSON object"))
+            continue
+        if json_depth(message) > MAX_JSON_DEPTH + 1:
+            conn.send(_error("too_deep", f"JSON is nested deeper than {MAX_JSON_DEPTH}"))
             continue
         kind = message.get("type")
-        if kind == "ping":
-            await websocket.send_text('{"type":"pong"}')
-        elif kind == "act":
-            await _act(websocket, coven, conn, message)
-        elif kind == "chat":
-            await _chat(websocket, coven, conn, message)
-        else:
-            await websocket.send_text(
-                _error("unknown_message", f"unknown message type {kind!r} (act, chat, ping)")
-            )
+        try:
+            if kind == "ping":
+                conn.send('{"type":"pong"}')
+            elif kind == "act":
+                await _act(coven, conn, message)
+            elif kind == "chat":
+                await _chat(coven, conn, message)
+            else:
+                shown = kind if isinstance(kind, str) and len(kind) <= 40 else "?"
+                conn.send(
+                    _error("unknown_message", f"unknown message type {shown!r} (act, chat, ping)")
+                )
+        except CovenError as exc:
+            conn.send(_error(exc.code, exc.message))
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            # The database or the bus failed under this message: say so, keep the socket.
+            log.exception("message %r in room %s failed", kind, conn.code)
+            conn.send(_error("unavailable", "the server could not do this now; try again"))
 
 
-async def _act(
-    websocket: WebSocket, coven: Services, conn: Connection, message: dict[str, Any]
-) -> None:
-    client_id = message.get("client_id") if isinstance(message.get("client_id"), str) else None
+def _limit_keys(conn: Connection) -> tuple[str, ...]:
+    keys = [f"addr:{conn.client}"]
+    if conn.seat is not None:
+        keys.append(f"seat:{conn.code}:{conn.seat}")
+    return tuple(keys)
+
+
+async def _act(coven: Services, conn: Connection, message: dict[str, Any]) -> None:
+    raw_id = message.get("client_id")
+    client_id = raw_id if isinstance(raw_id, str) and len(raw_id) <= 100 else None
     try:
         act = ActMessage.model_validate(message)
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first.get("loc", ()))
-        await websocket.send_text(
-            _error("bad_message", f"{where}: {first.get('msg', 'invalid')}", client_id)
+        conn.send(_error("bad_message", f"{where}: {first.get('msg', 'invalid')}", client_id))
+        return
+    except CovenError as exc:
+        conn.send(_error(exc.code, exc.message, None))
+        return
+    keys = _limit_keys(conn)
+    refused = coven.limits.refused
+    if refused.full(*keys):
+        conn.send(
+            _error(
+                "rate_limited",
+                f"too many refused actions: at most {refused.burst} per {refused.seconds:g} s",
+                act.client_id,
+            )
         )
         return
     try:
         ack = await coven.service.act(conn.code, conn.seat, act.action, act.client_id, act.version)
     except CovenError as exc:
-        await websocket.send_text(_error(exc.code, exc.message, act.client_id))
+        refused.note(*keys)
+        conn.send(_error(exc.code, exc.message, act.client_id))
         return
-    await websocket.send_text(
+    conn.send(
         AckMessage(
             client_id=ack.client_id, version=ack.version, duplicate=ack.duplicate
         ).model_dump_json()
     )
 
 
-async def _chat(
-    websocket: WebSocket, coven: Services, conn: Connection, message: dict[str, Any]
-) -> None:
+async def _chat(coven: Services, conn: Connection, message: dict[str, Any]) -> None:
     settings = coven.settings
     try:
-        text = ChatIn.model_validate(message).text.strip()
+        text = clean_display(ChatIn.model_validate(message).text)
     except ValidationError:
-        await websocket.send_text(_error("bad_message", "chat needs a 'text' string"))
+        conn.send(_error("bad_message", "chat needs a 'text' string"))
         return
     if not text:
-        await websocket.send_text(_error("bad_message", "empty chat line"))
+        conn.send(_error("bad_message", "empty chat line"))
         return
     if len(text) > settings.chat_max_chars:
-        await websocket.send_text(
+        conn.send(
             _error("chat_too_long", f"chat lines are limited to {settings.chat_max_chars} chars")
         )
         return
     now = time.monotonic()
     conn.chat_times = [t for t in conn.chat_times if now - t < settings.chat_window_seconds]
     if len(conn.chat_times) >= settings.chat_burst:
-        await websocket.send_text(
+        conn.send(
             _error(
                 "rate_limited",
                 f"at most {settings.chat_burst} lines per {settings.chat_window_seconds:g} s",
             )
         )
         return
+    coven.limits.chat.take(*_limit_keys(conn))  # across every socket of this client
     conn.chat_times.append(now)
     room = await coven.service.room(conn.code, cached=True)
     record = room.seat(conn.seat) if conn.seat is not None else None

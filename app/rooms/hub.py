@@ -10,7 +10,7 @@ import asyncio
 import contextlib
 import logging
 import uuid
-from collections import Counter
+from collections import Counter, deque
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -22,7 +22,9 @@ from app.rooms.service import RoomService, room_channel
 
 log = logging.getLogger(__name__)
 
-SEND_TIMEOUT = 5.0
+SEND_TIMEOUT = 10.0
+SEND_QUEUE = 256
+CLOSE_TOO_SLOW = 4408  # the client reconnects and re-syncs from the committed state
 
 
 class Socket(Protocol):
@@ -31,18 +33,61 @@ class Socket(Protocol):
 
 @dataclass(eq=False, slots=True)
 class Connection:
+    """One socket: what it has seen, and its own bounded outgoing queue.
+
+    Fan-out only appends to the queue (never awaits a socket); the connection's writer task
+    sends in order. A consumer that lets ``queue_limit`` messages pile up, or whose send takes
+    longer than ``send_timeout``, is dropped: its room never waits for it.
+    """
+
     socket: Socket
     code: str
     seat: int | None
+    client: str = ""  # the client's address (rate limits)
     sent_version: int = -1
     chat_times: list[float] = field(default_factory=list)
+    queue_limit: int = SEND_QUEUE
+    send_timeout: float = SEND_TIMEOUT
+    dropped: asyncio.Event = field(default_factory=asyncio.Event)
+    drop_reason: str = ""
+    _queue: deque[str] = field(default_factory=deque)
+    _ready: asyncio.Event = field(default_factory=asyncio.Event)
 
-    async def send(self, text: str) -> bool:
-        try:
-            await asyncio.wait_for(self.socket.send_text(text), SEND_TIMEOUT)
-        except Exception:
+    def send(self, text: str) -> bool:
+        """Queue ``text`` for this socket; ``False`` when it is (now) dropped."""
+        if self.dropped.is_set():
             return False
+        if len(self._queue) >= self.queue_limit:
+            self.drop(f"fell {self.queue_limit} messages behind")
+            return False
+        self._queue.append(text)
+        self._ready.set()
         return True
+
+    def drop(self, reason: str) -> None:
+        if not self.dropped.is_set():
+            self.drop_reason = reason
+            self._queue.clear()
+            self.dropped.set()
+            self._ready.set()
+
+    def pending(self) -> int:
+        return len(self._queue)
+
+    async def write(self) -> None:
+        """The writer: send queued messages in order until the socket is dropped."""
+        while not self.dropped.is_set():
+            if not self._queue:
+                self._ready.clear()
+                await self._ready.wait()
+                continue
+            text = self._queue.popleft()
+            try:
+                await asyncio.wait_for(self.socket.send_text(text), self.send_timeout)
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                self.drop(f"send failed: {type(exc).__name__}")
 
 
 @dataclass(eq=False, slots=True)
@@ -218,7 +263,8 @@ class Hub:
                 events = [e for version, step in missed if version > seen for e in step]
                 texts[conn] = table.catch_up_text(conn.seat, events)
             conn.sent_version = table.version
-        await asyncio.gather(*(c.send(texts[c]) for c in targets))
+        for conn in targets:
+            conn.send(texts[conn])
 
     async def _send_presence(self, room: RoomHub, *, always: bool = False) -> None:
         text = wire.dumps(await self.presence_message(room.code))
@@ -227,4 +273,5 @@ class Hub:
             await self._broadcast(room, text)
 
     async def _broadcast(self, room: RoomHub, text: str) -> None:
-        await asyncio.gather(*(c.send(text) for c in list(room.connections)))
+        for conn in list(room.connections):
+            conn.send(text)
