@@ -8,9 +8,10 @@ next to its rules. A game without them is still played at every level: the bot p
 
 from __future__ import annotations
 
-import json
 import random
 from typing import Any, Protocol, runtime_checkable
+
+import orjson
 
 from engine.protocol import Action, Game
 
@@ -29,6 +30,6 @@ def supports(game: Game) -> bool:
     )
 
 
-def key(action: Action) -> str:
+def key(action: Action) -> bytes:
     """A stable identity for an action (actions are plain JSON objects)."""
-    return json.dumps(action, sort_keys=True, separators=(",", ":"))
+    return orjson.dumps(action, option=orjson.OPT_SORT_KEYS)

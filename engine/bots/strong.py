@@ -39,7 +39,7 @@ class Node:
 
     def __init__(self, seat: int) -> None:
         self.seat = seat  # who moved into this node
-        self.children: dict[tuple[int, str], Node] = {}
+        self.children: dict[tuple[int, bytes], Node] = {}
         self.visits = 0
         self.avail = 1
         self.total = 0.0
@@ -114,7 +114,7 @@ class StrongBot:
             actor = seen.seat if seen.seat in owing else min(owing)
             legal = game.legal_actions(state, actor)
             children = node.children
-            untried: list[tuple[Action, tuple[int, str]]] = []
+            untried: list[tuple[Action, tuple[int, bytes]]] = []
             tried: list[tuple[Action, Node]] = []
             for action in legal:
                 k = (actor, key(action))

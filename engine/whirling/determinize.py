@@ -10,7 +10,7 @@ hidden thing at random from what that seat has not seen:
   they kept) come from the personalities she has not seen;
 * another witch's hidden production sheet starts from her public workbench with the arcana
   triggers her reveal gave her (recomputed from her tracks and the card she revealed); if she has
-  already said ``done``, her production is played out by a random stream of brews;
+  already said ``done``, her production is the heuristic's projection (``heuristic.py``);
 * a fresh RNG state.
 
 Nothing else is guessed: every public field is copied, so ``view(determinize(v, s, r), s) == v``
@@ -51,35 +51,17 @@ def _triggers_of(state: State, seat: int) -> list[str]:
     return triggers
 
 
-def _play_out_production(state: State, seat: int, rng: random.Random) -> None:
-    """Give a witch who is already ``done`` some plausible production: random brews from her
-    opening sheet, every trigger used or declined at random, then done (without ending the
-    round, which only her real ``done`` did). Never a single-use recipe (using one discards a
-    personality, which everyone would have seen) nor a claim (it ends production itself)."""
-    from engine.whirling import rules
+def _play_out_production(state: State, seat: int) -> None:
+    """Give a witch who is already ``done`` a plausible production: the heuristic's greedy one
+    (every affordable recipe once; triggers used), which is what a fair player does."""
+    from engine.whirling.heuristic import project_production
 
-    sheet = state
-    for _ in range(40):
-        prod = sheet.witches[seat].brew
-        assert prod is not None
-        options = [
-            a
-            for a in rules.legal_actions(sheet, seat)
-            if a["type"] not in ("done", "claim")
-            and not (a["type"] == "brew" and sheet.recipes[a["recipe"]].single_use)
-        ]
-        if not options or (not prod.triggers and rng.random() < 0.1):
-            break
-        sheet = rules.apply(sheet, seat, options[rng.randrange(len(options))]).state
-    witch = sheet.witches[seat]
-    prod = witch.brew
+    prod = state.witches[seat].brew
     assert prod is not None
-    for k in range(5):
-        prod.cauldron[k] += prod.outputs[k]
-        prod.outputs[k] = 0
+    bench, cauldron = project_production(state, seat)
+    prod.workbench, prod.cauldron, prod.outputs = bench, cauldron, [0] * 5
     prod.triggers = []
     prod.done = True
-    state.witches[seat] = witch
 
 
 def determinize(view: dict[str, Any], seat: int, rng: random.Random) -> State:
@@ -176,7 +158,7 @@ def determinize(view: dict[str, Any], seat: int, rng: random.Random) -> State:
             witch.brew = Production(witch.workbench[:], [0] * 5, [0] * 5, [], [], [])
             witch.brew.triggers = _triggers_of(state, s)
             if w["done"]:
-                _play_out_production(state, s, rng)
+                _play_out_production(state, s)
     return state
 
 

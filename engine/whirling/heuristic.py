@@ -11,18 +11,20 @@ workbenches left by the first) values what a position is worth beyond this round
 engine, a nemesis whose workbench is full, a workbench of your own with room.
 
 The score is the projected margin over the best other witch, plus a little of one's own
-projection (in a four-witch race the leader is whom to beat, yet cubes of one's own count).
-A finished match scores ±100 (a shared win is split).
+projection (in a four-witch race the leader is whom to beat, yet cubes of one's own count),
+squashed by a logistic into (0, 1), a rough chance of winning; a finished match scores 1 for a
+win (1/k for a win shared by k), 0 for a loss, so search bots can mix both on one scale.
 """
 
 from __future__ import annotations
 
-from engine.whirling import personalities
+import math
+
 from engine.whirling.cards import CAPACITY, Face
 from engine.whirling.state import State, Witch
 from engine.whirling.table import right_of
 
-WIN = 100.0
+SCALE = 1.5  # cubes of margin that make a position about 2:1 (logistic)
 NEXT_ROUND = 0.5  # weight of the second projected round
 OWN = 0.25  # weight of one's own projection besides the margin over the leader
 WIN_AT = 5
@@ -45,12 +47,7 @@ def evaluate_all(state: State) -> list[float]:
     n = state.players
     if state.result is not None:
         winners = state.result["winners"]
-        scores = state.result["scores"]
-        best_other = [max((scores[o] for o in range(n) if o != s), default=0) for s in range(n)]
-        return [
-            (WIN / len(winners) if s in winners else -WIN) + (scores[s] - best_other[s])
-            for s in range(n)
-        ]
+        return [1.0 / len(winners) if s in winners else 0.0 for s in range(n)]
     rows = [_row(state, w) for w in state.witches]
     benches, cauldrons = _this_round(state, rows)
     circles = [float(sum(w.circle) + (sum(w.brew.claimed) if w.brew else 0)) for w in state.witches]
@@ -70,10 +67,7 @@ def evaluate_all(state: State) -> list[float]:
     for s in range(n):
         leader = max(projected[o] for o in range(n) if o != s)
         mine = projected[s]
-        value = (mine - leader) + OWN * mine
-        if mine >= WIN_AT and mine > leader:
-            value += 0.5 * WIN_AT
-        values.append(value)
+        values.append(1.0 / (1.0 + math.exp(-((mine - leader) + OWN * mine) / SCALE)))
     return values
 
 
@@ -89,9 +83,10 @@ def _row(state: State, witch: Witch) -> list[tuple[str, Face]]:
 
 
 def _this_round(
-    state: State, rows: list[list[tuple[str, Face]]]
+    state: State, rows: list[list[tuple[str, Face]]], only: int | None = None
 ) -> tuple[list[list[int]], list[list[int]]]:
-    """Every witch's workbench and cauldron once her production of this round is over."""
+    """Every witch's workbench and cauldron once her production of this round is over (or just
+    ``only``'s)."""
     n = state.players
     targets = [
         (w.brew.workbench if w.brew else w.workbench) for w in state.witches
@@ -99,6 +94,8 @@ def _this_round(
     benches: list[list[int]] = []
     cauldrons: list[list[int]] = []
     for s, witch in enumerate(state.witches):
+        if only is not None and s != only:
+            continue
         target = targets[right_of(s, n)]
         prod = witch.brew
         if prod is not None and prod.done:
@@ -117,9 +114,14 @@ def _this_round(
         _produce(rows[s], used, books, bench, outputs, target)
         benches.append(bench)
         cauldrons.append([cauldron[k] + outputs[k] for k in range(5)])
-        if prod is None and personalities.has_power(witch, "forced_gain"):
-            pass  # her 3 cubes land on her own bench; too small to model here
     return benches, cauldrons
+
+
+def project_production(state: State, seat: int) -> tuple[list[int], list[int]]:
+    """Her workbench and cauldron once she has finished this round's production the greedy
+    way (what ``determinize`` gives a witch whose hidden production is over)."""
+    benches, cauldrons = _this_round(state, [_row(state, w) for w in state.witches], only=seat)
+    return benches[0], cauldrons[0]
 
 
 def _round(
