@@ -13,6 +13,8 @@ from app.settings import Settings
 # Frames over this close the socket with 1009 (uvicorn); frames between the app's limit
 # (16 KiB) and this get a ``frame_too_large`` error and the socket survives.
 WS_MAX_SIZE = 1024 * 1024
+# uvicorn's WebSocket protocol, plus an answer to handshakes it cannot parse (app/README.md).
+WS_PROTOCOL = "app.api.ws_protocol:CovenWebSocketProtocol"
 
 
 def _serve(args: argparse.Namespace) -> int:
@@ -46,6 +48,7 @@ def _serve(args: argparse.Namespace) -> int:
         port=args.port,
         workers=args.workers,
         ws_max_size=WS_MAX_SIZE,
+        ws=WS_PROTOCOL,
         ws_per_message_deflate=settings.ws_deflate,
         log_level=args.log_level,
         proxy_headers=True,

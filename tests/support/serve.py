@@ -9,7 +9,7 @@ import sys
 
 import uvicorn
 
-from app.cli import WS_MAX_SIZE
+from app.cli import WS_MAX_SIZE, WS_PROTOCOL
 from app.main import create_app
 from tests.support.guess import register
 
@@ -18,7 +18,12 @@ def main() -> None:
     register()
     port = int(sys.argv[1])
     uvicorn.run(
-        create_app(), host="127.0.0.1", port=port, ws_max_size=WS_MAX_SIZE, log_level="warning"
+        create_app(),
+        host="127.0.0.1",
+        port=port,
+        ws_max_size=WS_MAX_SIZE,
+        ws=WS_PROTOCOL,
+        log_level="warning",
     )
 
 

@@ -15,7 +15,7 @@ from pathlib import Path
 import httpx
 import uvicorn
 
-from app.cli import WS_MAX_SIZE
+from app.cli import WS_MAX_SIZE, WS_PROTOCOL
 from app.main import create_app
 from app.settings import Settings
 
@@ -41,6 +41,7 @@ class ThreadServer:
             port=self.port,
             log_level="warning",
             ws_max_size=WS_MAX_SIZE,
+            ws=WS_PROTOCOL,
             lifespan="on",
         )
         self.server = uvicorn.Server(config)
