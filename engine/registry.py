@@ -7,9 +7,10 @@ from engine.protocol import Game, IllegalAction
 
 def _builtin_games() -> list[Game]:
     from engine.brew.game import WitchsBrew
+    from engine.seasons.game import Seasons
     from engine.whirling.game import WhirlingWitchcraft
 
-    return [WhirlingWitchcraft(), WitchsBrew()]
+    return [WhirlingWitchcraft(), WitchsBrew(), Seasons()]
 
 
 _GAMES: dict[str, Game] = {}

@@ -1,0 +1,1 @@
+"""Seasons (Libellud, 2012), base game: the engine. See README.md."""

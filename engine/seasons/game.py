@@ -1,0 +1,132 @@
+"""Seasons behind the engine protocol."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from pydantic import BaseModel
+
+from engine.protocol import PRIVATE, PUBLIC, Action, IllegalAction, Result, Step, parse_options
+from engine.seasons import rules, view
+from engine.seasons.cards import CARDS, ENERGIES
+from engine.seasons.dice import DICE, SEASONS
+from engine.seasons.options import SeasonsOptions
+from engine.seasons.state import State, energy_dict
+
+
+class Seasons:
+    id: ClassVar[str] = "seasons"
+    title: ClassVar[str] = "Seasons"
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 4
+    options: ClassVar[type[BaseModel]] = SeasonsOptions
+    event_types: ClassVar[Mapping[str, str]] = {
+        # the table: everyone sees these
+        "match_started": PUBLIC, "draft_picked": PUBLIC, "draft_passed": PUBLIC,
+        "draft_over": PUBLIC, "libraries_built": PUBLIC, "round_started": PUBLIC,
+        "die_taken": PUBLIC, "turn_started": PUBLIC, "die_resolved": PUBLIC,
+        "card_drawn": PUBLIC, "cards_to_hand": PUBLIC, "card_discarded": PUBLIC,
+        "energy_gained": PUBLIC, "energy_chosen": PUBLIC, "energy_discarded": PUBLIC,
+        "energy_exchanged": PUBLIC, "crystals_gained": PUBLIC, "crystals_lost": PUBLIC,
+        "crystals_given": PUBLIC, "gauge_changed": PUBLIC, "bonus_used": PUBLIC,
+        "transmuted": PUBLIC, "card_summoned": PUBLIC, "card_put_into_play": PUBLIC,
+        "card_activated": PUBLIC, "card_sacrificed": PUBLIC, "card_returned": PUBLIC,
+        "card_moved": PUBLIC, "card_revealed": PUBLIC, "die_rerolled": PUBLIC,
+        "turn_ended": PUBLIC, "marker_moved": PUBLIC, "year_changed": PUBLIC,
+        "season_changed": PUBLIC, "deck_reshuffled": PUBLIC, "deck_empty": PUBLIC,
+        "reserve_changed": PUBLIC, "game_over": PUBLIC,
+        # one seat's own cards
+        "cards_dealt": PRIVATE, "draft_offer": PRIVATE, "cards_received": PRIVATE,
+        "you_drew": PRIVATE, "you_discarded": PRIVATE, "cards_seen": PRIVATE,
+    }
+    description: ClassVar[str] = (
+        "Three years of a sorcerers' tournament: take a season die each round, gather energy, "
+        "summon power cards and turn energy into crystals. Most crystals and prestige wins."
+    )
+
+    def setup(self, players: int, seed: int, options: dict[str, Any] | None = None) -> State:
+        if not isinstance(players, int) or not self.min_players <= players <= self.max_players:
+            raise IllegalAction(
+                "bad_player_count",
+                f"{self.title} is for {self.min_players} to {self.max_players} players",
+            )
+        opts = parse_options(self, options)
+        assert isinstance(opts, SeasonsOptions)
+        return rules.setup(players, seed, opts)
+
+    def to_move(self, state: State) -> frozenset[int]:
+        return rules.to_move(state)
+
+    def legal_actions(self, state: State, seat: int) -> list[Action]:
+        return rules.legal_actions(state, seat)
+
+    def apply(self, state: State, seat: int, action: Action) -> Step:
+        return rules.apply(state, seat, action)
+
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        return view.view(state, seat)
+
+    def result(self, state: State) -> Result | None:
+        r = state.result
+        if r is None:
+            return None
+        return Result(r["winners"], r["scores"], r["reason"], r.get("details", {}),
+                      r.get("placings", []))
+
+    def stage(self, state: State) -> str:
+        return rules.stage(state)
+
+    def dump(self, state: State) -> dict[str, Any]:
+        return state.dump()
+
+    def load(self, data: dict[str, Any]) -> State:
+        return State.load(data)
+
+    def determinize(self, view_: dict[str, Any], seat: int, rng: Any) -> State:
+        from engine.seasons.determinize import determinize
+
+        return determinize(view_, seat, rng)
+
+    def evaluate(self, state: State, seat: int) -> float:
+        from engine.seasons.heuristic import evaluate
+
+        return evaluate(state, seat)
+
+    def catalog(self) -> dict[str, Any]:
+        """Static data for renderers: every card and every die face."""
+        return {
+            "energies": list(ENERGIES),
+            "cards": {
+                str(c.num): {
+                    "num": c.num,
+                    "name": c.name,
+                    "kind": c.kind,
+                    "level": c.level,
+                    "cost": [
+                        {"energy": energy_dict(cost.energy), "crystals": cost.crystals}
+                        for cost in c.costs
+                    ],
+                    "choice_cost": c.choice_cost,
+                    "pp": c.pp,
+                    "timing": list(c.timing),
+                    "effect": c.effect,
+                    "rulings": list(c.rulings),
+                    "first_edition": (
+                        {
+                            "cost": [{"energy": energy_dict(x.energy), "crystals": x.crystals}
+                                     for x in c.first_edition.costs],
+                            "effect": c.first_edition.effect,
+                        }
+                        if c.first_edition
+                        else None
+                    ),
+                }
+                for c in CARDS
+            },
+            "dice": {
+                season: [[view.face_view(season, d, s) for s in range(6)]
+                         for d in range(len(DICE[season]))]
+                for season in SEASONS
+            },
+        }

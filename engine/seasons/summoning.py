@@ -1,0 +1,155 @@
+"""Summoning from the hand, putting into play for free, and activating cards in play.
+
+Summoning [RULEBOOK]: a free gauge slot (cards in play fewer than the gauge) and the full cost,
+energy from the reserve and/or Amulet of Water plus crystals. Hand of Fortune (#20) takes energy
+tokens off, never below 1 token; an opponent's Arcano Leech (#33) is paid first. Triggers of
+"when you summon a card from your hand" (#6, #30) fire for a summon from hand only, never for
+the card's own summon (BGA checks them before the card enters play) and never for a card put
+into play free (sheet ruling 4).
+"""
+
+from __future__ import annotations
+
+from itertools import combinations_with_replacement
+from typing import Any
+
+from engine.protocol import Action, Event
+from engine.seasons.cards import CARD, ENERGIES, ENERGY_INDEX
+from engine.seasons.effects import Entry, effect_of
+from engine.seasons.state import InPlay, State, energy_dict
+from engine.seasons.table import (
+    amulet_pool,
+    give_crystals,
+    has_room,
+    new_entry,
+    opponents,
+    spend,
+    splits,
+)
+
+
+def toll(state: State, seat: int) -> list[tuple[int, int]]:
+    """(owner, crystals) the summoner owes opponents' cards before summoning from hand."""
+    owed: list[tuple[int, int]] = []
+    for other in opponents(state, seat):
+        for entry in state.seats[other].in_play:
+            n = effect_of(entry.card).summon_toll(state, other, entry, seat)
+            if n:
+                owed.append((other, n))
+    return owed
+
+
+def _reductions(state: State, seat: int) -> int:
+    return sum(
+        effect_of(e.card).cost_reductions(state, seat, e) for e in state.seats[seat].in_play
+    )
+
+
+def _reduced(energy: list[int], count: int) -> list[tuple[list[int], list[str]]]:
+    """Every way to take ``count`` tokens off ``energy``, keeping at least 1 token (#20)."""
+    count = min(count, max(0, sum(energy) - 1))
+    if count == 0:
+        return [(energy, [])]
+    out: list[tuple[list[int], list[str]]] = []
+    for combo in combinations_with_replacement(range(4), count):
+        left = energy[:]
+        for k in combo:
+            left[k] -= 1
+        if min(left) >= 0:
+            out.append((left, [ENERGIES[k] for k in combo]))
+    return out
+
+
+def summon_options(state: State, seat: int, card: int) -> list[Action]:
+    """Every way to summon ``card`` from the hand now (empty: it cannot be summoned)."""
+    player = state.seats[seat]
+    if card not in player.hand or not has_room(player):
+        return []
+    owed = sum(n for _, n in toll(state, seat))
+    printed = CARD[card].cost(state.players, state.edition)
+    if printed.crystals + owed > player.crystals:
+        return []
+    choices = effect_of(card).cost_choices(state, seat) or [({}, list(printed.energy))]
+    pool = amulet_pool(player)
+    cuts = _reductions(state, seat)
+    out: list[Action] = []
+    for extra, energy in choices:
+        for need, reduce in _reduced(list(energy), cuts):
+            for amulet in splits(need, player.energy, pool):
+                action: Action = {"type": "summon", "card": card, **extra}
+                if reduce:
+                    action["reduce"] = reduce
+                if any(amulet):
+                    action["amulet"] = {ENERGIES[k]: n for k, n in enumerate(amulet) if n}
+                out.append(action)
+    return out
+
+
+def summon(state: State, seat: int, action: Action, events: list[Event]) -> None:
+    """Summon from hand; ``action`` is one of :func:`summon_options`."""
+    card = action["card"]
+    player = state.seats[seat]
+    for owner, n in toll(state, seat):
+        give_crystals(state, seat, owner, n, events, "summon_toll")
+    extra = {k: v for k, v in action.items() if k not in ("type", "card", "reduce", "amulet")}
+    printed = CARD[card].cost(state.players, state.edition)
+    energy = list(printed.energy)
+    for ex, vec in effect_of(card).cost_choices(state, seat):
+        if ex == extra:
+            energy = list(vec)
+    paid = energy[:]
+    for name in action.get("reduce", []):
+        energy[ENERGY_INDEX[name]] -= 1
+    amulet = [int(action.get("amulet", {}).get(e, 0)) for e in ENERGIES]
+    spend(player, [energy[k] - amulet[k] for k in range(4)], amulet)
+    player.crystals -= printed.crystals
+    player.hand.remove(card)
+    events.append({"type": "card_summoned", "seat": seat, "card": card,
+                   "energy": energy_dict(energy), "crystals": printed.crystals,
+                   "id": state.next_id})
+    # Triggers look at the cards in play before this one enters [SOURCE: BGA].
+    for entry in list(player.in_play):
+        if player.entry(entry.id) is not None:
+            effect_of(entry.card).on_own_summon(state, seat, entry, card, events)
+    for other in opponents(state, seat):
+        for entry in list(state.seats[other].in_play):
+            effect_of(entry.card).on_opponent_summon(state, other, entry, seat, card, events)
+    entry = new_entry(state, card)
+    player.in_play.append(entry)
+    effect_of(card).on_entry(state, seat, entry, Entry(False, tuple(paid), extra), events)
+
+
+def put_into_play(state: State, seat: int, card: int, events: list[Event], why: str) -> InPlay:
+    """Put a card into play for free (#9, #24, #34): the caller checked the gauge slot. Its own
+    on-entry effect resolves; it is not "summoned" (no #6, #30, #33) [RULEBOOK; CONFIRMED]."""
+    entry = new_entry(state, card)
+    state.seats[seat].in_play.append(entry)
+    events.append({"type": "card_put_into_play", "seat": seat, "card": card, "id": entry.id,
+                   "why": why})
+    effect_of(card).on_entry(state, seat, entry, Entry(True), events)
+    return entry
+
+
+# --- activation --------------------------------------------------------------------------------
+
+
+def activation_options(state: State, seat: int, entry: InPlay) -> list[Action]:
+    if entry.used:
+        return []
+    return [
+        {"type": "activate", "slot": entry.id, **choice}
+        for choice in effect_of(entry.card).activations(state, seat, entry)
+    ]
+
+
+def activate(state: State, seat: int, action: Action, events: list[Event]) -> None:
+    entry = state.seats[seat].entry(action["slot"])
+    assert entry is not None
+    entry.used = True
+    choice: dict[str, Any] = {k: v for k, v in action.items() if k not in ("type", "slot")}
+    events.append({"type": "card_activated", "seat": seat, "id": entry.id, "card": entry.card,
+                   **choice})
+    for other in opponents(state, seat):
+        for e in list(state.seats[other].in_play):
+            effect_of(e.card).on_opponent_activation(state, other, e, seat, events)
+    effect_of(entry.card).activate(state, seat, entry, choice, events)

@@ -1,0 +1,116 @@
+"""The pending-task stack: how an effect asks a seat something and how the flow comes back.
+
+``state.stack`` holds plain JSON tasks, top last. Each has a ``kind`` registered here and a
+``seat`` (who answers, or whom an automatic step concerns). Two sorts:
+
+* a :class:`Question` waits for its seat: while it is on top, ``to_move`` is that seat and its
+  ``options`` are that seat's whole ``legal_actions``. ``answer`` gets the task already popped;
+  to ask again (a count still owed), push it back. A question with no options is *moot* and
+  is dropped by :func:`settle` (e.g. an opponent with nothing in play told to sacrifice).
+* an :class:`AutoStep` runs by itself when it reaches the top (the rest of a die's resolution,
+  one seat's end-of-round effects, moving the season marker). It may push more tasks.
+
+Fields under ``"secret"`` are shown to the task's seat only (``view.py``); ``"shown"`` (a list
+of seats) widens that to the seats named. Everything else in a task is public.
+
+To continue after an answer in a fixed order, push the continuation *first* and the question
+on top of it (:func:`push_in_order` does it for a list in the order they should happen).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, ClassVar
+
+from engine.protocol import Action, Event
+from engine.seasons.state import State
+
+Task = dict[str, Any]
+
+
+class Question:
+    kind: ClassVar[str]
+
+    def options(self, state: State, task: Task) -> list[Action]:
+        raise NotImplementedError
+
+    def answer(self, state: State, task: Task, action: Action, events: list[Event]) -> None:
+        raise NotImplementedError
+
+    def moot(self, state: State, task: Task, events: list[Event]) -> None:
+        """Called when the question is dropped for having no options."""
+
+
+class AutoStep:
+    kind: ClassVar[str]
+
+    def run(self, state: State, task: Task, events: list[Event]) -> None:
+        raise NotImplementedError
+
+
+TASKS: dict[str, Question | AutoStep] = {}
+
+
+def task(cls: type[Question] | type[AutoStep]) -> Any:
+    """Class decorator: register one task kind (its ``kind`` must be unique)."""
+    if cls.kind in TASKS:
+        raise ValueError(f"task kind {cls.kind!r} registered twice")
+    TASKS[cls.kind] = cls()
+    return cls
+
+
+def make(kind: str, seat: int, secret: dict[str, Any] | None = None, **fields: Any) -> Task:
+    t: Task = {"kind": kind, "seat": seat, **fields}
+    if secret is not None:
+        t["secret"] = secret
+    return t
+
+
+def push(state: State, t: Task) -> None:
+    state.stack.append(t)
+
+
+def ask(state: State, kind: str, seat: int, secret: dict[str, Any] | None = None,
+        **fields: Any) -> None:
+    """Push a question (or step) of ``kind`` for ``seat`` on top of the stack."""
+    state.stack.append(make(kind, seat, secret, **fields))
+
+
+def push_in_order(state: State, tasks: list[Task]) -> None:
+    """``tasks[0]`` happens first: push them so that it ends on top."""
+    state.stack.extend(reversed(tasks))
+
+
+def top_question(state: State) -> tuple[Question, Task] | None:
+    if not state.stack:
+        return None
+    t = state.stack[-1]
+    q = TASKS[t["kind"]]
+    return (q, t) if isinstance(q, Question) else None
+
+
+# Called by settle before each automatic step and when the stack runs empty: the rules' check
+# that pushes overflow discards (set by rules.py, which owns the reserve limit).
+overflow_check: list[Callable[[State], bool]] = []
+
+
+def settle(state: State, events: list[Event]) -> None:
+    """Run automatic steps and drop moot questions until a seat owes an answer or all is done."""
+    while state.phase != "over":
+        if not state.stack or isinstance(TASKS[state.stack[-1]["kind"]], AutoStep):
+            if any(check(state) for check in overflow_check):
+                continue
+            if not state.stack:
+                return
+            t = state.stack.pop()
+            step = TASKS[t["kind"]]
+            assert isinstance(step, AutoStep)
+            step.run(state, t, events)
+            continue
+        t = state.stack[-1]
+        q = TASKS[t["kind"]]
+        assert isinstance(q, Question)
+        if q.options(state, t):
+            return
+        state.stack.pop()
+        q.moot(state, t, events)
