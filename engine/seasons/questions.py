@@ -105,3 +105,48 @@ class KeepOne(Question):
             events.append({"type": "card_discarded", "seat": seat, "count": len(rest),
                            "why": t.get("why", "")})
             events.append(private({"type": "you_discarded", "cards": sorted(rest)}, seat))
+
+
+def _entries(state: State, t: Task) -> list[int]:
+    from engine.seasons.cards import CARD
+
+    only = t.get("only")  # "familiar" | "magic_item" | None
+    return [e.id for e in state.seats[t["seat"]].in_play
+            if only is None or CARD[e.card].kind == only]
+
+
+@task
+class SacrificeCard(Question):
+    """Sacrifice one of your own cards in play (you choose which): #10's victims, and others.
+    ``only`` restricts the kind; ``why`` names the card that asks."""
+
+    kind = "sacrifice_card"
+
+    def options(self, state: State, t: Task) -> list[Action]:
+        return [{"type": "sacrifice", "slot": i} for i in _entries(state, t)]
+
+    def answer(self, state: State, t: Task, action: Action, events: list[Event]) -> None:
+        from engine.seasons.table import sacrifice
+
+        sacrifice(state, t["seat"], action["slot"], events, t.get("why", ""))
+
+
+@task
+class ReturnCard(Question):
+    """Return one of your own cards in play to your hand (#17): not a sacrifice; tokens kept on
+    it are lost [SOURCE: BGA]."""
+
+    kind = "return_card"
+
+    def options(self, state: State, t: Task) -> list[Action]:
+        return [{"type": "return_card", "slot": i} for i in _entries(state, t)]
+
+    def answer(self, state: State, t: Task, action: Action, events: list[Event]) -> None:
+        from engine.seasons.table import leave_play
+
+        seat = t["seat"]
+        entry = leave_play(state, seat, action["slot"])
+        events.append({"type": "card_returned", "seat": seat, "id": entry.id, "card": entry.card,
+                       "why": t.get("why", "")})
+        state.seats[seat].hand.append(entry.card)
+        state.seats[seat].hand.sort()

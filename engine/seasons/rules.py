@@ -31,6 +31,7 @@ from engine.seasons.cards import (
 from engine.seasons.dice import DICE_PER_SEASON, FACES, SEASONS, Face
 from engine.seasons.dice import face as die_face
 from engine.seasons.effects import effect_of, load_all
+from engine.seasons.marker import move_marker
 from engine.seasons.options import SeasonsOptions
 from engine.seasons.state import Player, State, Turn, energy_dict
 from engine.seasons.summoning import activate, activation_options, summon, summon_options
@@ -46,7 +47,6 @@ from engine.seasons.table import (
     reserve_limit,
     reserve_size,
     spend,
-    to_hand,
     token_value,
 )
 from engine.seasons.tasks import (
@@ -336,33 +336,6 @@ class NextRound(AutoStep):
             finish(state, events)
         else:
             push(state, make("start_round", state.first_player))
-
-
-def move_marker(state: State, by: int, events: list[Event], why: str) -> None:
-    """Move the season marker ``by`` spaces (negative: back, Temporal Boots). Passing space 12
-    ends a year and hands out that year's library; a season change pushes its effects."""
-    old_season, old_year = state.season, state.year
-    month, year = state.month + by, state.year
-    while month > readings.MONTHS:
-        month -= readings.MONTHS
-        year += 1
-    while month < 1:
-        month += readings.MONTHS
-        year -= 1
-    if (year, month) < readings.EARLIEST:
-        year, month = readings.EARLIEST
-    state.year, state.month = year, month
-    events.append({"type": "marker_moved", "by": by, "year": year, "month": month,
-                   "season": state.season, "why": why})
-    if year != old_year:
-        events.append({"type": "year_changed", "year": year})
-    if year > old_year:
-        for y in range(old_year + 1, min(year, readings.YEARS) + 1):
-            for seat, player in enumerate(state.seats):
-                cards, player.libraries[y - 2] = player.libraries[y - 2], []
-                to_hand(state, seat, cards, events, f"library_{y}")
-    if state.season != old_season or year != old_year:
-        push(state, make("season_change", state.first_player))
 
 
 @task
