@@ -1,0 +1,154 @@
+"""Bot levels chosen by the host per seat; a bot decides from its seat's view (never the
+state); search levels think in a process pool, so a thinking bot never stalls the server."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import time
+from pathlib import Path
+from typing import Any, ClassVar
+
+import httpx
+import pytest
+
+from app.rooms.thinking import Thinkers
+from app.settings import Settings
+from engine import registry
+from engine.bots import LEVELS, Seen
+from engine.protocol import Action, Game
+from tests.server.conftest import sqlite_settings
+from tests.support.client import Client, open_room
+from tests.support.server import ThreadServer
+from tests.support.turns import TurnsGame
+
+
+class Spy:
+    """Records what it was handed, then plays the first legal action."""
+
+    level = "spy"
+    handed: ClassVar[list[tuple[Any, ...]]] = []
+
+    def __init__(self, seed: int) -> None:
+        self.seed = seed
+
+    def choose(self, game: Game, seen: Seen) -> Action:
+        Spy.handed.append((game, seen))
+        return seen.legal[0]
+
+
+async def add_bot(host: Client, code: str, **body: object) -> httpx.Response:
+    return await host.http.post(f"/api/rooms/{code}/bots", json=body)
+
+
+async def test_the_host_picks_each_seats_level(sqlite_server: ThreadServer) -> None:
+    code, (host,) = await open_room(sqlite_server.url, "whirling-witchcraft", ["Host"])
+    for level in ("strong", "greedy", "random"):
+        response = await add_bot(host, code, level=level)
+        assert response.status_code == 200, response.text
+    seats = response.json()["room"]["seats"]
+    assert [s["bot"] for s in seats] == [None, "strong", "greedy", "random"]
+    unknown = await add_bot(host, code, level="grandmaster")
+    assert (unknown.status_code, unknown.json()["error"]["code"]) == (422, "unknown_bot")
+    await host.close()
+
+
+async def test_a_bot_is_handed_its_seats_view_not_the_state(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    Spy.handed = []
+    monkeypatch.setitem(LEVELS, "spy", Spy)
+    settings = dataclasses.replace(sqlite_settings(tmp_path), bot_processes=0)
+    with ThreadServer(settings) as server:
+        code, (host, gone) = await open_room(
+            server.url, "test-guess", ["Host", "Gone"], options={"rounds": 1}
+        )
+        await host.http.post(f"/api/rooms/{code}/start")
+        # Gone never connected: the host hands her seat to a "spy" bot (the level is kept for
+        # the away seat).
+        handed = await add_bot(host, code, level="spy", seat=1)
+        assert handed.status_code == 200, handed.text
+        await host.connect(code)
+        await host.at_version(1)
+        assert len(Spy.handed) == 1
+        game, seen = Spy.handed[0]
+        assert isinstance(seen, Seen) and seen.seat == 1
+        # Exactly what seat 1's player would have been shown at version 0: her own secret
+        # mark, the others hidden; her legal actions; who owes a decision.
+        assert seen.view["marks"][0] == "hidden" and seen.view["marks"][1] != "hidden"
+        assert seen.legal == [{"type": "pick", "value": v} for v in range(4)]
+        assert seen.to_move == frozenset({0, 1})
+        assert game.id == "test-guess"
+        log = (await host.http.get(f"/api/rooms/{code}/log")).json()
+        assert [e["seat"] for e in log["events"] if e["type"] == "picked"] == [1]
+        # Gone comes back: her view at version 1 shows the spy's pick as her own.
+        back = (await gone.http.get(f"/api/rooms/{code}/state")).json()
+        assert back["view"]["picks"][1] == seen.legal[0]["value"]
+        assert back["view"]["marks"] == seen.view["marks"]
+        await host.close()
+        await gone.close()
+
+
+def test_the_pool_decides_in_another_process_with_a_game_added_at_run_time(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    registry.games()
+    monkeypatch.setitem(registry._GAMES, TurnsGame.id, TurnsGame())
+    game = TurnsGame()
+    state = game.setup(2, 1)
+    seen = Seen(0, game.view(state, 0), game.legal_actions(state, 0), game.to_move(state))
+    thinkers = Thinkers(processes=1)
+    try:
+        # "greedy" thinks in the pool; the child, started fresh, finds the test game by its
+        # module (tests.support.turns) since only the built-in games are registered there.
+        action = asyncio.run(thinkers.decide(game, "greedy", 7, seen))
+        assert action in seen.legal
+        assert thinkers._pool is not None
+        pids = [p.pid for p in thinkers._pool._processes.values()]  # type: ignore[attr-defined]
+        assert pids and all(pid != __import__("os").getpid() for pid in pids)
+    finally:
+        thinkers.close()
+
+
+async def loop_stalls(url: str, seconds: float) -> float:
+    """The longest /healthz round trip while probing for ``seconds``."""
+    worst = 0.0
+    async with httpx.AsyncClient(base_url=url, timeout=10) as http:
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            t0 = time.monotonic()
+            assert (await http.get("/healthz")).status_code == 200
+            worst = max(worst, time.monotonic() - t0)
+            await asyncio.sleep(0.02)
+    return worst
+
+
+async def strong_table(settings: Settings) -> float:
+    with ThreadServer(settings) as server:
+        code, (host,) = await open_room(server.url, "whirling-witchcraft", ["Host"])
+        await add_bot(host, code, level="strong")
+        await add_bot(host, code, level="strong")
+        await host.http.post(f"/api/rooms/{code}/start")
+        # Host gone: a strong bot plays for her too, so three seats think back to back.
+        await add_bot(host, code, level="strong", seat=0)
+        await host.connect(code)
+        worst = await loop_stalls(server.url, 2.5)
+        assert host.state is not None and host.state["version"] >= 1  # the bots did play
+        await host.close()
+        return worst
+
+
+async def test_a_thinking_bot_does_not_stall_the_server(tmp_path: Path) -> None:
+    base = sqlite_settings(tmp_path, bot_delay=0.0)
+    pooled = dataclasses.replace(base, bot_processes=1, bot_budget_ms=600)
+    worst = await strong_table(pooled)
+    assert worst < 0.3, f"a request waited {worst:.3f}s while strong bots thought"
+
+
+async def test_inline_thinking_would_stall_it(tmp_path: Path) -> None:
+    """The contrast that makes the test above mean something: the same bots deciding on the
+    event loop (COVEN_BOT_PROCESSES=0) hold every request up for their whole budget."""
+    base = sqlite_settings(tmp_path, bot_delay=0.0)
+    inline = dataclasses.replace(base, bot_processes=0, bot_budget_ms=600)
+    worst = await strong_table(inline)
+    assert worst >= 0.45, f"inline thinking stalled requests only {worst:.3f}s"
