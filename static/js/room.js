@@ -20,7 +20,34 @@ const page = {
   log: [], // {version, order, event}
   logOrder: 0,
   logLoaded: false,
+  botLevel: "random", // the level the host's next bot (or hand-over) gets
 };
+
+// Bot levels the server offers (engine.bots.LEVELS), weakest first.
+const BOT_LEVELS = ["random", "greedy", "strong"];
+
+function botLevelName(level) {
+  const names = {
+    random: t("room.bot_level_random"),
+    greedy: t("room.bot_level_greedy"),
+    strong: t("room.bot_level_strong"),
+  };
+  return names[level] || level;
+}
+
+function botLevelPicker(testid = "bot-level") {
+  const select = h(
+    "select",
+    {
+      "data-testid": testid,
+      "aria-label": t("room.bot_level"),
+      onchange: (event) => { page.botLevel = event.target.value; },
+    },
+    ...BOT_LEVELS.map((level) => h("option", { value: level }, botLevelName(level))),
+  );
+  select.value = page.botLevel;
+  return h("label", { class: "bot-level" }, h("span", { class: "muted small" }, t("room.bot_level")), " ", select);
+}
 
 window.coven = Object.assign(window.coven || {}, { page });
 
@@ -73,8 +100,9 @@ function renderSeats() {
         h("span", { class: "seat-name" }, info.name),
         me ? h("span", { class: "badge you" }, t("room.you")) : null,
         seat === 0 ? h("span", { class: "badge" }, t("room.host")) : null,
-        info.bot ? h("span", { class: "badge bot" }, t("room.bot")) : null,
+        info.bot ? h("span", { class: "badge bot", title: botLevelName(info.bot) }, `${t("room.bot")} · ${botLevelName(info.bot)}`) : null,
         info.away ? h("span", { class: "badge away" }, t("room.away")) : null,
+        canHandOver ? botLevelPicker(`bot-level-${seat}`) : null,
         canHandOver
           ? h("button", { class: "btn small", type: "button", "data-testid": `hand-to-bot-${seat}`, onclick: () => handToBot(seat) }, t("room.hand_to_bot"))
           : null,
@@ -127,6 +155,7 @@ function renderWaiting() {
       h(
         "div",
         { class: "button-row" },
+        botLevelPicker(),
         h("button", { class: "btn", type: "button", disabled: taken >= room.seat_count, "data-testid": "add-bot", onclick: addBot }, t("room.add_bot")),
         h("button", { class: "btn primary", type: "button", disabled: taken < room.min_players, "data-testid": "start", onclick: startMatch }, t("room.start")),
       ),
@@ -180,7 +209,7 @@ async function joinSeat(name) {
 
 async function addBot() {
   try {
-    const added = await api("POST", `/api/rooms/${encodeURIComponent(code)}/bots`, { body: { level: "random" }, token: page.mine.token });
+    const added = await api("POST", `/api/rooms/${encodeURIComponent(code)}/bots`, { body: { level: page.botLevel }, token: page.mine.token });
     page.room = added.room;
     page.seats = added.room.seats;
     renderAll();
@@ -191,7 +220,7 @@ async function addBot() {
 
 async function handToBot(seat) {
   try {
-    await api("POST", `/api/rooms/${encodeURIComponent(code)}/bots`, { body: { level: "random", seat }, token: page.mine.token });
+    await api("POST", `/api/rooms/${encodeURIComponent(code)}/bots`, { body: { level: page.botLevel, seat }, token: page.mine.token });
     toast(t("room.handed_to_bot", { name: seatName(seat) }));
   } catch (err) {
     failed(err);
