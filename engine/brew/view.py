@@ -70,7 +70,6 @@ def view(state: State, viewer: int | None) -> dict[str, Any]:
                        "top": CARD_BY_ID[cards[0]].as_dict() if cards else None})
     return {
         "game": "witchs-brew",
-        "you": viewer,
         "players_count": state.players,
         "set": state.set,
         "round": state.round,
