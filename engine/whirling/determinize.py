@@ -24,10 +24,21 @@ import random
 from typing import Any
 
 from engine.whirling import arcana
-from engine.whirling.cards import ADVANCED_PERSONALITIES, ARCANA, INGREDIENTS, RECIPES
+from engine.whirling.cards import (
+    ADVANCED_PERSONALITIES,
+    ARCANA,
+    INGREDIENTS,
+    PERSONALITY_BY_ID,
+    RECIPES,
+)
 from engine.whirling.state import Production, State
 
 HIDDEN = "hidden"
+
+
+def _power(personality: str | None) -> str | None:
+    card = PERSONALITY_BY_ID.get(personality) if personality else None
+    return card.power if card else None
 
 
 def _vec(cubes: dict[str, int]) -> list[int]:
@@ -64,6 +75,29 @@ def _play_out_production(state: State, seat: int) -> None:
     prod.done = True
 
 
+def _face_down(view: dict[str, Any], seat: int, unseen: int) -> set[int]:
+    """The other seats with a hidden card face down below their board.
+
+    How many there are is public: every card not in a tableau, a hand, the deck or the discard
+    pile. A committed witch still holding cards has played one; one with an empty hand may have
+    played her last card or skipped, and an uncommitted Daredevil may have a random card waiting
+    for her confirmation: the count settles which (in seat order where it cannot)."""
+    players = view["players"]
+    if view["phase"] != "study":
+        return set()
+    others = [s for s in range(len(players)) if s != seat]
+    count = unseen - view["deck_count"] - view["discard_count"]
+    count -= sum(players[s]["hand_count"] for s in others)
+    sure = [s for s in others if players[s]["committed"] and players[s]["hand_count"]]
+    maybe = [s for s in others if players[s]["committed"] and not players[s]["hand_count"]]
+    maybe += [
+        s
+        for s in others
+        if not players[s]["committed"] and _power(players[s]["personality"]) == "play_random"
+    ]
+    return set((sure + maybe)[: max(0, count)])
+
+
 def determinize(view: dict[str, Any], seat: int, rng: random.Random) -> State:
     phase = view["phase"]
     players = view["players"]
@@ -90,8 +124,9 @@ def determinize(view: dict[str, Any], seat: int, rng: random.Random) -> State:
         del cards[:n]
         return dealt
 
+    face_down = _face_down(view, seat, len(cards))
     witches: list[dict[str, Any]] = []
-    for w in players:
+    for s, w in enumerate(players):
         own = w["own_recipe"]
         personality = w["personality"]
         offer = w["offer"]
@@ -103,14 +138,14 @@ def determinize(view: dict[str, Any], seat: int, rng: random.Random) -> State:
         hand = w["hand"] if w["hand"] != HIDDEN else deal(w["hand_count"])
         played = w["played"]
         if played == HIDDEN:
-            # A committed witch has played a card unless she had none (she skipped); with an
-            # empty hand now both are possible, and we read it as a play while cards remain.
-            plays = phase == "study" and w["committed"] and cards
-            played = (
-                {"card": deal(1)[0], "rotated": False, "random": False, "extra_arcana": None}
-                if plays
-                else None
-            )
+            played = None
+            if s in face_down:
+                played = {
+                    "card": deal(1)[0],
+                    "rotated": False,
+                    "random": not w["committed"],
+                    "extra_arcana": None,
+                }
         production = w["production"]
         witches.append(
             {
