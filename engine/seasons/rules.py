@@ -668,6 +668,8 @@ def apply(state: State, seat: int, action: Action) -> Step:
         q.answer(new, answered, action, events)
     else:
         entry = ACTIONS.get(state.phase, {}).get(kind)
+        if entry is None and kind in ANSWER_TYPES:
+            raise IllegalAction("no_question", f"nothing asks you for {kind!r} now")
         if entry is None:
             raise IllegalAction(
                 "wrong_phase", f"{kind!r} cannot be played in the {state.phase} phase"
