@@ -6,6 +6,13 @@
 
 Prints: actions/s; p50/p99 of "action submitted → every socket in the room holds the new
 version"; server memory per idle socket (RSS delta over many idle spectator sockets).
+
+    python benchmarks/load.py --strong-tables 20   # people's p99 beside 20 tables of bots
+
+With ``--strong-tables N`` the same server runs the people's load twice (``--compare-rounds``
+times each, alternating): once beside N tables of ``random`` bots, once beside N tables of
+``strong`` bots (three bot seats and one quick player each, all in the same server), and prints
+both p99s and their ratio: a thinking bot must not slow people's moves at other tables.
 Each player answers a state after a random think time (``--think``, uniform 0..N ms; 0 plays
 flat out and measures saturation instead). Latencies count in steady state: from ``--warmup``
 seconds after the last of the first R rooms has started (the opening rush of R room
@@ -112,6 +119,83 @@ class Room:
                         f"slow {self.code[:6]} v{v} {now - t0:.3f}s at {t0 % 100:.2f}",
                         file=sys.stderr,
                     )
+
+
+class BotTables:
+    """``count`` Whirling Witchcraft tables of three ``level`` bots and one quick player, kept
+    going (a finished table is replaced) until ``stop``; no latency of theirs is counted."""
+
+    def __init__(self, args: argparse.Namespace, url: str, level: str, count: int) -> None:
+        self.args = args
+        self.url = url
+        self.level = level
+        self.count = count
+        self.stopping = False
+        self.versions = 0  # versions the bot tables made (bot and player moves)
+        self.started = 0
+        self._tasks: list[asyncio.Task[None]] = []
+
+    async def table(self, http: httpx.AsyncClient, index: int) -> None:
+        rng = random.Random(f"{self.level}:{index}")
+        while not self.stopping:
+            created = (
+                await http.post(
+                    "/api/rooms",
+                    json={"game": "whirling-witchcraft", "name": "B0", "visibility": "private"},
+                )
+            ).json()
+            code, token = created["room"]["code"], created["token"]
+            auth = {"Authorization": f"Bearer {token}"}
+            for _ in range(3):
+                await http.post(f"/api/rooms/{code}/bots", json={"level": self.level}, headers=auth)
+            ws_url = self.url.replace("http://", "ws://") + f"/ws/rooms/{code}?token={token}"
+            async with websockets.connect(ws_url, max_size=None) as ws:
+                await http.post(f"/api/rooms/{code}/start", headers=auth)
+                self.started += 1
+                last = 0
+                async for raw in ws:
+                    message = json.loads(raw)
+                    if message["type"] != "state":
+                        continue
+                    self.versions += max(0, message["version"] - last)
+                    last = max(last, message["version"])
+                    if message["result"] is not None or self.stopping:
+                        break
+                    if message["legal"]:
+                        await asyncio.sleep(self.args.think / 1000 * rng.random())
+                        await ws.send(
+                            json.dumps(
+                                {
+                                    "type": "act",
+                                    "action": rng.choice(message["legal"]),
+                                    "client_id": uuid.uuid4().hex,
+                                    "version": message["version"],
+                                }
+                            )
+                        )
+
+    def start(self, http: httpx.AsyncClient) -> None:
+        self._tasks = [asyncio.create_task(self.table(http, i)) for i in range(self.count)]
+
+    async def stop(self) -> None:
+        """Stop the players; the bots then owe at most one decision each: wait until the bot
+        tables stand still, so a queue of thinking bots cannot spill into the next phase."""
+        self.stopping = True
+        await asyncio.wait(self._tasks, timeout=5)
+        for task in self._tasks:
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+
+
+async def quiet(url: str, pids: list[int], seconds: float = 2.0, limit: float = 120.0) -> None:
+    """Wait until the server has used (almost) no CPU for ``seconds``: leftover bot thinking
+    of the last phase done."""
+    deadline = time.monotonic() + limit
+    while time.monotonic() < deadline:
+        before = cpu_seconds(pids)
+        await asyncio.sleep(seconds)
+        if cpu_seconds(pids) - before < 0.1 * seconds:
+            return
 
 
 class Load:
@@ -271,6 +355,42 @@ class Load:
         }
 
 
+async def compare(args: argparse.Namespace, url: str, pids: list[int]) -> dict[str, Any]:
+    """People's load beside ``--strong-tables`` tables of random bots, then of strong bots
+    (``--compare-rounds`` times, alternating), on one server; the ratio of the p99s."""
+    phases: list[dict[str, Any]] = []
+    async with httpx.AsyncClient(base_url=url, timeout=60) as http:
+        for _ in range(args.compare_rounds):
+            for level in ("random", "strong"):
+                await quiet(url, pids)
+                bots = BotTables(args, url, level, args.strong_tables)
+                bots.start(http)
+                await asyncio.sleep(args.bot_warmup)  # every bot table started and thinking
+                started_versions = bots.versions
+                report = await Load(args, [url], pids).run()
+                report["bot_level"] = level
+                report["bot_tables"] = bots.started
+                report["bot_table_moves"] = bots.versions - started_versions
+                await bots.stop()
+                phases.append(report)
+                print(json.dumps(report), file=sys.stderr)
+    p99 = {
+        level: [p["fanout_p99_ms"] for p in phases if p["bot_level"] == level]
+        for level in ("random", "strong")
+    }
+    mean = {level: sum(v) / len(v) for level, v in p99.items() if all(x is not None for x in v)}
+    ratio = round(mean["strong"] / mean["random"], 3) if len(mean) == 2 else None
+    return {
+        "compare": "people's p99 beside strong-bot tables / beside random-bot tables",
+        "bot_tables": args.strong_tables,
+        "p99_ms_random": p99["random"],
+        "p99_ms_strong": p99["strong"],
+        "ratio": ratio,
+        "within_20_percent": ratio is not None and ratio <= 1.2,
+        "phases": phases,
+    }
+
+
 async def idle_memory(url: str, pids: list[int], sockets: int) -> dict[str, Any]:
     """Open many idle spectator sockets (spread over rooms) and divide the RSS growth."""
     async with httpx.AsyncClient(base_url=url, timeout=30) as http:
@@ -304,7 +424,16 @@ async def idle_memory(url: str, pids: list[int], sockets: int) -> dict[str, Any]
 
 def start_server(args: argparse.Namespace) -> tuple[subprocess.Popen[bytes], str]:
     port = free_port()
-    env = {**os.environ, "COVEN_BOT_DELAY": "0"}
+    env = {
+        **os.environ,
+        "COVEN_BOT_DELAY": str(args.bot_delay),
+        # The whole load comes from one address: lift the per-client limits.
+        "COVEN_ROOMS_BURST": "1000000",
+        "COVEN_ROOMS_PER_MINUTE": "1000000",
+        "COVEN_SOCKETS_PER_CLIENT": "1000000",
+        "COVEN_REFUSED_BURST": "1000000",
+        "COVEN_CHAT_CLIENT_BURST": "1000000",
+    }
     if args.database_url:
         env["COVEN_DATABASE_URL"] = args.database_url
     else:
@@ -364,9 +493,27 @@ def main() -> None:
     )
     parser.add_argument("--idle-sockets", type=int, default=2000)
     parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument(
+        "--strong-tables",
+        type=int,
+        default=0,
+        help="compare people's p99 beside N tables of strong bots with N of random bots",
+    )
+    parser.add_argument("--compare-rounds", type=int, default=1)
+    parser.add_argument(
+        "--bot-warmup", type=float, default=5.0, help="seconds for the bot tables to start"
+    )
+    parser.add_argument(
+        "--bot-delay",
+        type=float,
+        default=None,
+        help="COVEN_BOT_DELAY of a started server (default 0, or 0.3 with --strong-tables)",
+    )
     parser.add_argument("--database-url")
     parser.add_argument("--redis-url")
     args = parser.parse_args()
+    if args.bot_delay is None:
+        args.bot_delay = 0.3 if args.strong_tables else 0.0
 
     process = None
     if args.url:
@@ -375,6 +522,9 @@ def main() -> None:
         process, url = start_server(args)
         pids = [process.pid]
     try:
+        if args.strong_tables:
+            print(json.dumps(asyncio.run(compare(args, url, pids))))
+            return
         report = asyncio.run(Load(args, [url], pids).run())
         if pids and args.idle_sockets:
             report.update(asyncio.run(idle_memory(url, pids, args.idle_sockets)))
