@@ -40,6 +40,7 @@ simulate: install
 	for p in 2 3 4 5; do $(BIN)/coven simulate whirling-witchcraft --players $$p --games 200 --seed 1 --bot random; done
 	for p in 3 4 5; do $(BIN)/coven simulate witchs-brew --players $$p --games 200 --seed 1 --bot random; done
 	for p in 3 4; do $(BIN)/coven simulate witchs-brew --players $$p --games 200 --seed 1 --bot random --options '{"variant_blocked_roles": true}'; done
+	for l in apprentice master; do for p in 2 3 4; do $(BIN)/coven simulate seasons --players $$p --games 100 --seed 1 --bot random --options "{\"level\": \"$$l\"}"; done; done
 
 bench: install
 	$(BIN)/python benchmarks/engine.py

@@ -22,7 +22,9 @@ from engine import registry
 from engine.protocol import Game
 
 
-def measure(game: Game, players: int, seconds: float) -> dict[str, object]:
+def measure(
+    game: Game, players: int, seconds: float, options: dict[str, object] | None = None
+) -> dict[str, object]:
     legal_time = apply_time = 0.0
     actions = matches = 0
     seed = 0
@@ -30,7 +32,7 @@ def measure(game: Game, players: int, seconds: float) -> dict[str, object]:
     while time.perf_counter() < deadline:
         seed += 1
         pick = random.Random(seed)
-        state = game.setup(players, seed)
+        state = game.setup(players, seed, options)
         while game.result(state) is None:
             owing = sorted(game.to_move(state))
             seat = owing[pick.randrange(len(owing))]
@@ -47,6 +49,7 @@ def measure(game: Game, players: int, seconds: float) -> dict[str, object]:
     return {
         "game": game.id,
         "players": players,
+        **({"options": options} if options else {}),
         "matches": matches,
         "actions": actions,
         "actions_per_second": round(actions / total),
@@ -63,8 +66,10 @@ def main() -> None:
     for game in registry.games():
         if args.game and game.id != args.game:
             continue
-        for players in range(game.min_players, game.max_players + 1):
-            print(json.dumps(measure(game, players, args.seconds)), flush=True)
+        # a game may name several setups worth measuring (Seasons: both levels)
+        for options in getattr(game, "benchmark_options", [None]):
+            for players in range(game.min_players, game.max_players + 1):
+                print(json.dumps(measure(game, players, args.seconds, options)), flush=True)
 
 
 if __name__ == "__main__":

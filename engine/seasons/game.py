@@ -40,6 +40,9 @@ class Seasons:
         "cards_dealt": PRIVATE, "draft_offer": PRIVATE, "cards_received": PRIVATE,
         "you_drew": PRIVATE, "you_discarded": PRIVATE, "cards_seen": PRIVATE,
     }
+    benchmark_options: ClassVar[list[dict[str, Any]]] = [
+        {"level": "apprentice"}, {"level": "master"}
+    ]
     description: ClassVar[str] = (
         "Three years of a sorcerers' tournament: take a season die each round, gather energy, "
         "summon power cards and turn energy into crystals. Most crystals and prestige wins."

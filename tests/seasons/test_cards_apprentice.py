@@ -372,7 +372,7 @@ def test_21_lewis_greyface_copies_an_opponents_reserve_then_the_limit_applies() 
 
 def test_22_runic_cube_has_no_effect_and_30_prestige() -> None:
     s = position(seats=[seat(crystals=20, gauge=1, hand=[22]), seat()])
-    s, events = summon(s, 0, 22)
+    s, _ = summon(s, 0, 22)
     assert s.seats[0].crystals == 0 and not s.stack
     assert GAME.view(s, 0)["seats"][0]["score"]["prestige"] == 30
 

@@ -295,7 +295,7 @@ def test_master_draft_pick_one_pass_left_hidden_and_simultaneous() -> None:
     assert s.phase == "draft" and GAME.to_move(s) == frozenset({0, 1, 2})
     offers = [p.draft[:] for p in s.seats]
     picks = [o[0] for o in offers]
-    s, events = play(s, 0, {"type": "draft_pick", "card": picks[0]})
+    s, _ = play(s, 0, {"type": "draft_pick", "card": picks[0]})
     assert GAME.to_move(s) == frozenset({1, 2})
     assert GAME.view(s, 1)["seats"][0]["pick"] == "hidden"
     with pytest.raises(IllegalAction) as refused:
