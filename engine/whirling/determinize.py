@@ -115,9 +115,9 @@ def determinize(view: dict[str, Any], seat: int, rng: random.Random) -> State:
     if mine["played"] not in (None, HIDDEN):
         unseen_cards.discard(mine["played"]["card"])
     cards = sorted(unseen_cards)
-    rng.shuffle(cards)
+    cards.sort(key=lambda _: rng.random())  # a uniform shuffle, cheaper than Random.shuffle
     pool = sorted(set(ADVANCED_PERSONALITIES) - seen_personalities)
-    rng.shuffle(pool)
+    pool.sort(key=lambda _: rng.random())
 
     def deal(n: int) -> list[str]:
         dealt = cards[:n]

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import math
 
-from engine.whirling.cards import CAPACITY, Face
+from engine.whirling.cards import CAPACITY, Face, Recipe
 from engine.whirling.state import State, Witch
 from engine.whirling.table import right_of
 
@@ -71,19 +71,19 @@ def evaluate_all(state: State) -> list[float]:
     return values
 
 
-def _row(state: State, witch: Witch) -> list[tuple[str, Face]]:
+def _row(state: State, witch: Witch) -> list[tuple[str, _Shape]]:
     """Her recipes this round: the personality's own, the tableau, and a face-down play."""
     from engine.whirling.rules import row
 
-    out = [(recipe.id, face) for recipe, face in row(state, witch)]
+    out = [(recipe.id, _shape(recipe, face)) for recipe, face in row(state, witch)]
     if witch.played is not None and witch.brew is None:
         recipe = state.recipes[witch.played.card]
-        out.append((recipe.id, recipe.side(witch.played.rotated)))
+        out.append((recipe.id, _shape(recipe, recipe.side(witch.played.rotated))))
     return out
 
 
 def _this_round(
-    state: State, rows: list[list[tuple[str, Face]]], only: int | None = None
+    state: State, rows: list[list[tuple[str, _Shape]]], only: int | None = None
 ) -> tuple[list[list[int]], list[list[int]]]:
     """Every witch's workbench and cauldron once her production of this round is over (or just
     ``only``'s)."""
@@ -125,7 +125,7 @@ def project_production(state: State, seat: int) -> tuple[list[int], list[int]]:
 
 
 def _round(
-    workbenches: list[list[int]], rows: list[list[tuple[str, Face]]], n: int
+    workbenches: list[list[int]], rows: list[list[tuple[str, _Shape]]], n: int
 ) -> tuple[list[list[int]], list[list[int]]]:
     benches, cauldrons = [], []
     for s in range(n):
@@ -168,8 +168,33 @@ def _trigger(trigger: str, bench: list[int], cauldron: list[int], target: list[i
             cauldron[k] += 1
 
 
+class _Shape:
+    """A recipe face as the projection reads it, computed once per card and side."""
+
+    __slots__ = ("makes", "needs", "useless")
+
+    def __init__(self, face: Face) -> None:
+        self.needs = [
+            (need, [k for k in range(5) if need[k]], sum(need))
+            for need in sorted(face.input_totals)
+        ]
+        self.makes = sorted(face.output_totals)
+        self.useless = not self.makes or sum(self.makes[0]) == 0
+
+
+_SHAPES: dict[tuple[int, bool], _Shape] = {}
+
+
+def _shape(recipe: Recipe, face: Face) -> _Shape:
+    k = (id(recipe), face is not recipe.face)
+    shape = _SHAPES.get(k)
+    if shape is None:
+        shape = _SHAPES[k] = _Shape(face)
+    return shape
+
+
 def _produce(
-    row: list[tuple[str, Face]],
+    row: list[tuple[str, _Shape]],
     used: list[str],
     books: list[int],
     bench: list[int],
@@ -178,37 +203,38 @@ def _produce(
 ) -> None:
     """Use every affordable unused recipe once, in row order, then retry the ones that became
     affordable from what the others made (changes ``bench`` and ``outputs``)."""
-    pending = [face for rid, face in row if rid not in used]
+    pending = [shape for rid, shape in row if rid not in used and not shape.useless]
     for _ in range(2):
-        left = []
-        for face in pending:
-            if not _use(face, books, bench, outputs, target):
-                left.append(face)
+        left = [shape for shape in pending if not _use(shape, books, bench, outputs, target)]
         if len(left) == len(pending):
             break
         pending = left
 
 
 def _use(
-    face: Face, books: list[int], bench: list[int], outputs: list[int], target: list[int]
+    shape: _Shape, books: list[int], bench: list[int], outputs: list[int], target: list[int]
 ) -> bool:
     best_need = None
-    for need in face.input_totals:
-        if all(need[k] <= bench[k] + outputs[k] or k in books for k in range(5) if need[k]):
+    best_score = -1.0
+    best_size = 0
+    for need, kinds, size in shape.needs:
+        ok = True
+        score = 0.0
+        for k in kinds:
+            if need[k] > bench[k] + outputs[k] and k not in books:
+                ok = False
+                break
             # Prefer the inputs that free the slots where she is fullest.
-            score = sum(need[k] * (bench[k] / CAPACITY[k]) for k in range(5))
-            if best_need is None or score > best_need[0]:
-                best_need = (score, need)
+            score += need[k] * bench[k] / CAPACITY[k]
+        if ok and score > best_score:
+            best_need, best_score, best_size = need, score, size
     if best_need is None:
         return False
-    need = best_need[1]
-    if not face.output_totals or sum(next(iter(face.output_totals))) == 0:
-        return False
-    make = max(
-        face.output_totals,
-        key=lambda out: sum(out[k] * (CAPACITY[k] - _room(target, k) + 1) for k in range(5)),
-    )
-    if sum(make) < sum(need) and not any(make[k] and _room(target, k) < 3 for k in range(5)):
+    need = best_need
+    # Outputs where her nemesis is fullest hurt most.
+    weights = [target[k] + 1 for k in range(5)]
+    make = max(shape.makes, key=lambda out: sum(out[k] * weights[k] for k in range(5)))
+    if sum(make) < best_size and not any(make[k] and CAPACITY[k] - target[k] < 3 for k in range(5)):
         return False  # a shrinking recipe only pays when its output hurts
     for k in range(5):
         if not need[k]:
