@@ -708,3 +708,50 @@ def test_50_needs_a_water_token_amulet_of_water_pays_too() -> None:
     s = position([seat(in_play=[50, {"card": 4, "tokens": energy(water=1)}]), seat()])
     s, _ = play(s, 0, {"type": "activate", "slot": 1, "amulet": {"water": 1}})
     assert cards_in_play(s, 1) == [50] and s.seats[0].in_play[0].tokens == [0, 0, 0, 0]
+
+
+# --- random play with every master card in hand ------------------------------------------------
+
+
+def card_count(state: State) -> int:
+    secrets = sum(len(t.get("secret", {}).get("cards", [])) for t in state.stack)
+    return (len(state.deck) + len(state.discard) + secrets
+            + sum(len(p.hand) + len(p.in_play) for p in state.seats))
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_random_play_with_the_master_cards_keeps_the_invariants(players: int) -> None:
+    import random
+
+    from engine.seasons.table import reserve_limit, reserve_size
+
+    for seed in range(6):
+        pick = random.Random(seed * 10 + players)
+        master = list(range(31, 51))
+        pick.shuffle(master)
+        hands = [sorted(master[s::players][:6]) for s in range(players)]
+        rest = [c for c in range(1, 51) for _ in range(2)]
+        for hand in hands:
+            for c in hand:
+                rest.remove(c)
+        pick.shuffle(rest)
+        rich = energy(air=2, water=2, fire=2, earth=1)
+        s = position([seat(crystals=12, energy_=rich, gauge=8, hand=h) for h in hands],
+                     deck=rest)
+        total = card_count(s)
+        plies = 0
+        while GAME.result(s) is None:
+            owing = sorted(GAME.to_move(s))
+            assert owing
+            who = owing[pick.randrange(len(owing))]
+            legal = GAME.legal_actions(s, who)
+            assert legal
+            s = GAME.apply(s, who, legal[pick.randrange(len(legal))]).state
+            plies += 1
+            assert card_count(s) == total
+            for p in s.seats:
+                assert p.crystals >= 0 and min(p.energy) >= 0 and 0 <= p.gauge <= 15
+                assert all(min(e.tokens) >= 0 for e in p.in_play)
+            if not s.stack and s.phase == "turn":
+                assert all(reserve_size(p) <= reserve_limit(s, i) for i, p in enumerate(s.seats))
+        assert plies > 50
