@@ -12,65 +12,29 @@ import pytest
 from engine import registry
 from engine.protocol import Action, Event, IllegalAction
 from engine.seasons import scoring
-from engine.seasons.cards import ENERGIES
 from engine.seasons.state import State
+from tests.seasons import positions
 from tests.viewcheck import assert_no_leaks
 
 GAME = registry.get("seasons")
-RNG = "9e3779b97f4a7c15"
 
 Energy = dict[str, int]
-
-
-def energy(**kw: int) -> Energy:
-    return {e: kw.get(e, 0) for e in ENERGIES}
+energy = positions.energy
 
 
 def seat(crystals: int = 0, energy_: Energy | None = None, gauge: int = 6,
          hand: list[int] | None = None, in_play: list[Any] | None = None) -> dict[str, Any]:
     """``in_play``: card numbers, or dicts ``{"card", "tokens", "used", "fresh"}``."""
-    return {"crystals": crystals, "energy": energy_ or energy(), "gauge": gauge,
-            "hand": hand or [], "in_play": in_play or []}
+    return positions.seat(crystals, energy_, gauge, hand, in_play)
 
 
-def position(seats: list[dict[str, Any]], *, turn: int = 0, step: str = "main",
-             may_transmute: bool = False, deck: list[int] | None = None,
-             discard: list[int] | None = None, edition: int = 2, turns_taken: int | None = None,
-             month: int = 2) -> State:
-    """A master-level position in the main step of ``turn``'s turn, in winter of year I. Cards in
-    play get ids 1, 2, … seat by seat in the order given."""
-    players = len(seats)
-    next_id = 1
-    laid: list[dict[str, Any]] = []
-    for s, spec in enumerate(seats):
-        entries = []
-        for item in spec["in_play"]:
-            e = {"card": item} if isinstance(item, int) else dict(item)
-            e.setdefault("tokens", energy())
-            entries.append({"id": next_id, "used": False, "fresh": False, **e})
-            next_id += 1
-        laid.append({**spec, "in_play": entries, "libraries": [[], []], "die": s})
-    data = {
-        "players": players,
-        "options": {"level": "master", "edition": edition},
-        "phase": "turn", "year": 1, "month": month, "round": 1, "first_player": 0,
-        "dice_in_use": {s: list(range(players + 1))
-                        for s in ("winter", "spring", "summer", "autumn")},
-        "round_season": "winter",
-        "dice": [{"die": d, "side": 0, "taken_by": d if d < players else None}
-                 for d in range(players + 1)],
-        "chooser": None,
-        "turn": {"seat": turn, "step": step, "may_transmute": may_transmute,
-                 "transmute_bonus": 0, "card_choice": False},
-        "turns_taken": turn if turns_taken is None else turns_taken,
-        "deck": deck if deck is not None else [1, 2, 3, 4, 5, 6],
-        "discard": discard or [],
-        "rng": RNG, "next_id": next_id, "stack": [], "tick": 0, "draft_round": 0,
-        "result": None, "seats": laid,
-    }
-    state = GAME.load(data)
-    assert isinstance(state, State)
-    return state
+def position(seats: list[dict[str, Any]], *, edition: int = 2, month: int = 2,
+             deck: list[int] | None = None, **kw: Any) -> State:
+    """A master-level position in the main step of seat 0's turn (or ``turn``'s), in winter of
+    year I (``positions.position``). Cards in play get ids 1, 2, … seat by seat."""
+    return positions.position(len(seats), seats, month=month,
+                              deck=[1, 2, 3, 4, 5, 6] if deck is None else deck,
+                              options={"level": "master", "edition": edition}, **kw)
 
 
 def play(state: State, seat_: int, action: Action) -> tuple[State, list[Event]]:
