@@ -392,6 +392,16 @@ def test_38_opponents_lose_1_gauge_and_draw_a_card_they_keep() -> None:
     assert s.seats[0].hand == []
 
 
+def test_38_below_the_gauge_summon_nothing_until_it_is_above_the_cards_again() -> None:
+    from engine.seasons.summoning import summon_options
+
+    s = position([seat(energy_=energy(air=1, water=1, fire=1, earth=1), hand=[38]),
+                  seat(gauge=3, energy_=energy(earth=4), hand=[3], in_play=[1, 4])])
+    assert summon_options(s, 1, 3)  # 2 cards in play, gauge 3: a free slot
+    s, _ = play(s, 0, {"type": "summon", "card": 38})
+    assert s.seats[1].gauge == 2 and summon_options(s, 1, 3) == []  # 2 cards, gauge 2
+
+
 # --- 39 Titus Deepgaze -------------------------------------------------------------------------
 
 
@@ -443,6 +453,13 @@ def test_41_opponent_with_0_crystals_may_still_activate_supply_crystal_still_giv
     assert activations(s, 0, 43)
     s, _ = play(s, 0, {"type": "activate", "slot": 1})
     assert [p.crystals for p in s.seats] == [1, 1]
+
+
+def test_41_each_opponents_fairies_take_their_crystal() -> None:
+    s = position([seat(crystals=5, in_play=[43, 49]), seat(in_play=[41]),
+                  seat(in_play=[41, 41])])
+    s, _ = play(s, 0, {"type": "activate", "slot": 1})
+    assert [p.crystals for p in s.seats] == [5 - 3 + 1, 2, 4]  # copies add up (ruling 16)
 
 
 def test_41_own_activations_do_not_trigger_it() -> None:
