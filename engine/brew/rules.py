@@ -136,13 +136,12 @@ def legal_actions(state: State, seat: int) -> list[Action]:
     witch = state.witches[seat]
     phase = state.phase
     if phase == "choose":
-        out: list[Action] = []
+        # confirm first: a bot that breaks ties by order ends its choice instead of cycling
+        out: list[Action] = [{"type": "confirm"}] if len(witch.hand) == ROLES_KEPT else []
         if len(witch.hand) < ROLES_KEPT:
             out += [{"type": "keep", "role": r} for r in ROLE_IDS
                     if r not in witch.hand and r not in state.blocked]
         out += [{"type": "unkeep", "role": r} for r in witch.hand]
-        if len(witch.hand) == ROLES_KEPT:
-            out.append({"type": "confirm"})
         return out
     if phase == "lead":
         return [{"type": "lead", "role": r} for r in witch.hand]
