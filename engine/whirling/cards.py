@@ -165,10 +165,12 @@ RECIPES: tuple[Recipe, ...] = (
     _recipe("R13", "Sleep Charm", "眠りのまじない", "Charm", "(ST)", "RR", TWO_WAY, (0, 0, 1), SOURCE),
     _recipe("R14", "Fear Charm", "恐怖のまじない", "Charm", "(RT)", "SS", TWO_WAY, (0, 1, 0), SOURCE),
     _recipe("R15", "Love Charm", "愛のまじない", "Charm", "(RS)", "TT", TWO_WAY, (1, 0, 0), SOURCE),
-    # R16 is kept as recorded (an extra fixed toad output); see FLASK_OF_INSIGHT_SYMMETRIC below.
-    _recipe("R16", "Flask of Insight", "洞察のフラスコ", "Flask", "(ST)", "T (RS)", ONE_WAY, (0, 0, 1), SOURCE),
-    _recipe("R17", "Flask of Shapeshifting", "姿変わりのフラスコ", "Flask", "(RS)", "(RT)", ONE_WAY, (0, 1, 0), SOURCE),
-    _recipe("R18", "Flask of Dreams", "夢のフラスコ", "Flask", "(RT)", "(ST)", ONE_WAY, (1, 0, 0), SOURCE),
+    # The Flasks, erratum of 2026-12 [CONFIRMED: JP spreadsheet + FR data]: one fixed cube of the
+    # type the input pair and the output pair share, plus one from the output pair. The earlier
+    # reading is FLASKS_AS_CONVERTED below, a room option.
+    _recipe("R16", "Flask of Insight", "洞察のフラスコ", "Flask", "(ST)", "S (RS)", ONE_WAY, (0, 0, 1), CONFIRMED),
+    _recipe("R17", "Flask of Shapeshifting", "姿変わりのフラスコ", "Flask", "(RS)", "R (RT)", ONE_WAY, (0, 1, 0), CONFIRMED),
+    _recipe("R18", "Flask of Dreams", "夢のフラスコ", "Flask", "(RT)", "T (ST)", ONE_WAY, (1, 0, 0), CONFIRMED),
     _recipe("R19", "Toad Offering", "ヒキガエルの供物", "Offering", "TTT", "M R S", ONE_WAY, (1, 0, 0), SOURCE),
     _recipe("R20", "Mushroom Offering", "キノコの供物", "Offering", "RRR", "M S T", ONE_WAY, (0, 1, 0), SOURCE),
     _recipe("R21", "Spider Offering", "クモの供物", "Offering", "SSS", "M R T", ONE_WAY, (0, 0, 1), SOURCE),
@@ -214,10 +216,14 @@ RECIPES: tuple[Recipe, ...] = (
     _recipe("R60", "Midnight Tome", "真夜中の書", "single", "RR (ST) (ST)", "H", ONE_WAY, (0, 0, 2), SOURCE),
 )
 
-# Open questions 4 and 5 of the sheet: the alternatives we keep in data, off by default.
-FLASK_OF_INSIGHT_SYMMETRIC = _recipe(
-    "R16", "Flask of Insight", "洞察のフラスコ", "Flask", "(ST)", "(RS)", ONE_WAY, (0, 0, 1), GUESS
+# The sheet's ``alternative`` readings (open questions 4 and 5), each a room option, off by default.
+# The Flasks as the JP data.json was converted, before the erratum of 2026-12 [SOURCE].
+FLASKS_AS_CONVERTED: tuple[Recipe, ...] = (
+    _recipe("R16", "Flask of Insight", "洞察のフラスコ", "Flask", "(ST)", "T (RS)", ONE_WAY, (0, 0, 1), SOURCE),
+    _recipe("R17", "Flask of Shapeshifting", "姿変わりのフラスコ", "Flask", "(RS)", "(RT)", ONE_WAY, (0, 1, 0), SOURCE),
+    _recipe("R18", "Flask of Dreams", "夢のフラスコ", "Flask", "(RT)", "(ST)", ONE_WAY, (1, 0, 0), SOURCE),
 )
+# R24 one-way like its two cycle siblings [GUESS]; as recorded it is two-way.
 SPIDER_SUMMONING_ONE_WAY = _recipe(
     "R24", "Spider Summoning", "クモの召喚", "Summoning", "RR", "M SS", ONE_WAY, (0, 0, 1), GUESS
 )
@@ -250,7 +256,9 @@ class Personality:
     copies: int = 1
     discard_on_use: bool = False
     hand_limit: int = 4
-    arcana_on_flip: tuple[int, int, int] = (0, 0, 0)  # [UNKNOWN]; our reading: none (question 2)
+    # Icons on the ability side: the token moves at setup when the card is flipped [RULEBOOK].
+    # Sheet question 2 (2026-12, JP sheet): only the Frog Whisperer has one, a book.
+    arcana_on_flip: tuple[int, int, int] = (0, 0, 0)
     status: Status = SOURCE
 
 
@@ -273,19 +281,22 @@ PERSONALITIES: tuple[Personality, ...] = (
                 status=RULEBOOK),
     Personality("P03", "Potion Brewer", "秘薬醸造家", "pour_on_potion", _cubes(0, 2, 4, 4, 4)),
     Personality("P04", "Whirlwind", "風おこし", "rotate_any", _cubes(0, 0, 5, 5, 5), status=RULEBOOK),
+    # The four printed personality recipes, erratum of 2026-12 [CONFIRMED: JP sheet + FR data].
     Personality("P05", "Frog Whisperer", "カエル語使い", "recipe", _cubes(0, 1, 2, 1, 9),
-                recipe=_own_recipe("P05", "Frog Whisperer", "TTT", "(*) (*)", GUESS)),
+                recipe=_own_recipe("P05", "Frog Whisperer", "TTT", "(*)", CONFIRMED),
+                arcana_on_flip=(0, 0, 1)),
     Personality("P06", "Daredevil", "命知らず", "play_random", _cubes(0, 1, 4, 4, 4)),
     Personality("P07", "Uncontrolled Powers", "制御不能のちから", "forced_gain", _cubes(0, 0, 2, 2, 2),
-                recipe=_own_recipe("P07", "Uncontrolled Powers", "(RST) (RST) (RST)", "H (RST)", GUESS)),
+                recipe=_own_recipe("P07", "Uncontrolled Powers", "H", "M R", CONFIRMED)),
     Personality("P08", "Hidden Power", "秘めしちから", "recipe", _cubes(0, 0, 4, 4, 4),
-                recipe=_own_recipe("P08", "Hidden Power", "", "(*) (*) (*)", GUESS, single_use=True),
+                recipe=_own_recipe("P08", "Hidden Power", "H M R S T", "(*) (*) (*)", CONFIRMED,
+                                   single_use=True),
                 discard_on_use=True),
     Personality("P09", "Fae-Blessed", "フェイに祝福されし者", "recipe", _cubes(1, 0, 5, 5, 0),
                 recipe=_own_recipe("P09", "Fae-Blessed", "", "M T", SOURCE)),
     Personality("P10", "Clairvoyant", "千里眼", "extra_card", _cubes(1, 2, 4, 4, 4), hand_limit=5),
     Personality("P11", "Trickster", "ペテン師", "turning_recipe", _cubes(1, 1, 5, 3, 5),
-                recipe=_own_recipe("P11", "Trickster", "RR", "SSS", GUESS, reversible=True)),
+                recipe=_own_recipe("P11", "Trickster", "RR", "TT", CONFIRMED, reversible=True)),
     Personality("P12", "Spider Summoner", "クモの操り手", "recipe", _cubes(1, 0, 2, 5, 2),
                 recipe=_own_recipe("P12", "Spider Summoner", "MMM", "SSSSS", SOURCE)),
     Personality("P13", "Spellbook Scholar", "魔術書学者", "scholar_book", _cubes(1, 2, 3, 3, 3)),
@@ -303,16 +314,22 @@ def any_recipe(rid: str) -> Recipe:
     return RECIPE_BY_ID.get(rid) or OWN_RECIPE_BY_ID[rid]
 
 
-def recipe_table(flask_symmetric: bool = False, summoning_one_way: bool = False) -> dict[str, Recipe]:
+# Room option name → the cards it replaces.
+ALTERNATIVES: dict[str, tuple[Recipe, ...]] = {
+    "flasks_as_converted": FLASKS_AS_CONVERTED,
+    "spider_summoning_one_way": (SPIDER_SUMMONING_ONE_WAY,),
+}
+
+
+def recipe_table(flasks_as_converted: bool = False, summoning_one_way: bool = False) -> dict[str, Recipe]:
     """Every recipe (cards and personality recipes) by id, with the chosen card readings."""
-    key = (flask_symmetric, summoning_one_way)
+    key = (flasks_as_converted, summoning_one_way)
     table = _TABLES.get(key)
     if table is None:
         table = {**RECIPE_BY_ID, **OWN_RECIPE_BY_ID}
-        if flask_symmetric:
-            table["R16"] = FLASK_OF_INSIGHT_SYMMETRIC
-        if summoning_one_way:
-            table["R24"] = SPIDER_SUMMONING_ONE_WAY
+        for option, chosen in zip(ALTERNATIVES, key, strict=True):
+            if chosen:
+                table.update({r.id: r for r in ALTERNATIVES[option]})
         _TABLES[key] = table
     return table
 

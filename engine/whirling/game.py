@@ -10,9 +10,24 @@ from pydantic import BaseModel
 
 from engine.protocol import PRIVATE, PUBLIC, Action, IllegalAction, Result, Step, parse_options
 from engine.whirling import determinize, heuristic, rules, view
-from engine.whirling.cards import CAPACITY, INGREDIENTS, PERSONALITIES, RECIPES, recipe_table
+from engine.whirling.arcana import arcana_names
+from engine.whirling.cards import (
+    ALTERNATIVES,
+    CAPACITY,
+    INGREDIENTS,
+    PERSONALITIES,
+    RECIPES,
+    recipe_table,
+)
 from engine.whirling.options import WhirlingOptions
 from engine.whirling.state import State
+
+# Every private step of a witch's production; in open production each is public as
+# ``<type>_openly`` with her ``seat`` (rules._brewing_event).
+OPEN_PRODUCTION_STEPS = (
+    "brewed", "potion_brewed", "raven_removed", "book_named", "cube_poured", "arcana_declined",
+    "cube_claimed",
+)
 
 
 class WhirlingWitchcraft:
@@ -34,6 +49,8 @@ class WhirlingWitchcraft:
         "brewed": PRIVATE, "potion_brewed": PRIVATE, "raven_removed": PRIVATE,
         "book_named": PRIVATE, "cube_poured": PRIVATE, "arcana_declined": PRIVATE,
         "cube_claimed": PRIVATE,
+        # the same steps when production is open (room option production="initiative")
+        **{f"{kind}_openly": PUBLIC for kind in OPEN_PRODUCTION_STEPS},
     }
     description: ClassVar[str] = (
         "Turn ingredients into more ingredients and pour them on the witch to your right: "
@@ -69,7 +86,10 @@ class WhirlingWitchcraft:
         return Result(r["winners"], r["scores"], r["reason"], r.get("details", {}))
 
     def stage(self, state: State) -> str:
-        return f"{state.round}:{state.phase}"
+        # Open production passes the turn from witch to witch inside one phase: a stale re-send
+        # from the previous brewer must land in another stage.
+        current = rules.brewer(state)
+        return f"{state.round}:{state.phase}" + ("" if current is None else f":{current}")
 
     def dump(self, state: State) -> dict[str, Any]:
         return state.dump()
@@ -91,9 +111,10 @@ class WhirlingWitchcraft:
                 {"key": name, "capacity": CAPACITY[i]} for i, name in enumerate(INGREDIENTS)
             ],
             "recipes": {r.id: view.catalog_recipe(table[r.id]) for r in RECIPES},
+            # Room option → the cards it replaces, in that reading.
             "variants": {
-                "R16": view.catalog_recipe(recipe_table(flask_symmetric=True)["R16"]),
-                "R24": view.catalog_recipe(recipe_table(summoning_one_way=True)["R24"]),
+                option: {r.id: view.catalog_recipe(r) for r in cards}
+                for option, cards in ALTERNATIVES.items()
             },
             "personalities": {
                 p.id: {
@@ -106,6 +127,7 @@ class WhirlingWitchcraft:
                     "discard_on_use": p.discard_on_use,
                     "initiate": p.initiate,
                     "recipe": view.catalog_recipe(p.recipe) if p.recipe else None,
+                    "arcana_on_flip": arcana_names(p.arcana_on_flip),
                     "status": p.status,
                 }
                 for p in PERSONALITIES

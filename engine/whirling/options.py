@@ -17,9 +17,21 @@ class WhirlingOptions(BaseModel):
             "'choose': each witch is dealt 2 other personalities and keeps 1, in secret."
         ),
     )
-    flask_of_insight_symmetric: bool = Field(
+    production: Literal["simultaneous", "initiative"] = Field(
+        "simultaneous",
+        description=(
+            "'simultaneous': every witch brews at once on a hidden sheet (keeps the game at its "
+            "30 minutes); 'initiative': as at a real table, production is open and the witches "
+            "brew one after another from the lowest initiative, each seeing what the earlier "
+            "ones did."
+        ),
+    )
+    flasks_as_converted: bool = Field(
         False,
-        description="Reading of R16 Flask of Insight without its extra toad (sheet question 4).",
+        description=(
+            "The three Flasks (R16-R18) as read before the erratum of 2026-12: R16 makes a toad "
+            "instead of a spider, R17 and R18 lack their fixed cube (sheet question 4)."
+        ),
     )
     spider_summoning_one_way: bool = Field(
         False,

@@ -4,6 +4,10 @@ Phases: ``personality`` (advanced mode only: keep 1 of 2, hidden and simultaneou
 ``study`` (every witch commits a recipe, hidden) and ``brew`` (every witch resolves her arcana
 and produces, hidden, then says ``done``) → the cauldrons pass, the win check, hands pass left →
 next round, or ``over``. Every step waits for all witches; there are no turns.
+
+The one exception is the room option ``production: "initiative"``: then the brew phase is the
+rulebook's open production with the order settled by initiative (section 6) — one witch brews at
+a time, lowest initiative first, and what she does is public.
 """
 
 from __future__ import annotations
@@ -223,8 +227,31 @@ def to_move(state: State) -> frozenset[int]:
     if state.phase == "study":
         return frozenset(s for s, w in enumerate(state.witches) if not w.committed)
     if state.phase == "brew":
+        if state.open_production:
+            current = brewer(state)
+            return frozenset() if current is None else frozenset({current})
         return frozenset(s for s, w in enumerate(state.witches) if w.brew and not w.brew.done)
     return frozenset()
+
+
+def brewer(state: State) -> int | None:
+    """Open production: the witch whose turn it is to brew, lowest initiative first [RULEBOOK,
+    section 6: when the order of decisions matters, the lowest initiative decides first]."""
+    if state.phase != "brew" or not state.open_production:
+        return None
+    for seat in decision_order(state):
+        prod = state.witches[seat].brew
+        if prod is not None and not prod.done:
+            return seat
+    return None
+
+
+def _brewing_event(state: State, seat: int, body: Event) -> Event:
+    """A step of her production: private to her when production is blind; in open production
+    everyone sees it, under its own public type (``brewed`` → ``brewed_openly``) with her seat."""
+    if state.open_production:
+        return {**body, "type": f"{body['type']}_openly", "seat": seat}
+    return private(body, seat)
 
 
 def row(state: State, witch: Witch) -> list[tuple[Recipe, Face]]:
@@ -449,7 +476,7 @@ def _no_triggers_left(prod: Production) -> None:
 
 def _trigger(state: State, seat: int, witch: Witch, action: Action, events: list[Event]) -> None:
     body = arcana.resolve(_production(witch), action)
-    events.append(private(body, seat))
+    events.append(_brewing_event(state, seat, body))
 
 
 def _brew(state: State, seat: int, witch: Witch, action: Action, events: list[Event]) -> None:
@@ -467,13 +494,9 @@ def _brew(state: State, seat: int, witch: Witch, action: Action, events: list[Ev
         prod.workbench[k] -= from_wb[k]
         prod.outputs[k] += make[k] - from_out[k]
     prod.used.append(recipe.id)
-    events.append(
-        private(
-            {"type": "brewed", "recipe": recipe.id, "take": action.get("take", {}),
-             "make": cube_dict(make)},
-            seat,
-        )
-    )
+    body = {"type": "brewed", "recipe": recipe.id, "take": action.get("take", {}),
+            "make": cube_dict(make)}
+    events.append(_brewing_event(state, seat, body))
     if recipe.single_use:  # Hidden Power: used once, then the personality goes back to the box
         witch.personality = None
         events.append({"type": "personality_discarded", "seat": seat, "personality": recipe.id})
@@ -481,12 +504,12 @@ def _brew(state: State, seat: int, witch: Witch, action: Action, events: list[Ev
 
 def _scholar(state: State, seat: int, witch: Witch, action: Action, events: list[Event]) -> None:
     _no_triggers_left(_production(witch))
-    events.append(private(personalities.scholar(witch, action), seat))
+    events.append(_brewing_event(state, seat, personalities.scholar(witch, action)))
 
 
 def _claim(state: State, seat: int, witch: Witch, action: Action, events: list[Event]) -> None:
     _no_triggers_left(_production(witch))
-    events.append(private(personalities.claim(witch, action), seat))
+    events.append(_brewing_event(state, seat, personalities.claim(witch, action)))
     _done(state, seat, witch, {"type": "done"}, events)
 
 
@@ -546,4 +569,6 @@ HANDLERS: dict[str, dict[str, Handler]] = {
     },
 }
 
-__all__ = ["apply", "decision_order", "left_of", "legal_actions", "row", "setup", "to_move"]
+__all__ = [
+    "apply", "brewer", "decision_order", "left_of", "legal_actions", "row", "setup", "to_move",
+]

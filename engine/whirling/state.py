@@ -5,8 +5,8 @@ A rules expert can write a position by hand: ``dump`` gives the JSON below, ``lo
 ```
 {
   "players": 3,                        # seats 0..n-1, clockwise: seat s's LEFT neighbour is s+1
-  "options": {"personalities": "initiates", "flask_of_insight_symmetric": false,
-              "spider_summoning_one_way": false},
+  "options": {"personalities": "initiates", "production": "simultaneous",
+              "flasks_as_converted": false, "spider_summoning_one_way": false},
   "phase": "study",                    # "personality" | "study" | "brew" | "over"
   "round": 1,
   "deck": ["R17", ...],                # draw pile, top card first
@@ -35,6 +35,9 @@ A rules expert can write a position by hand: ``dump`` gives the JSON below, ``lo
 
 During the brew phase every witch works on ``brew`` (a private copy); the public ``workbench``
 changes only when cauldrons are passed, so no one sees another's production before it is over.
+With the option ``"production": "initiative"`` the sheets are public instead, and only one witch
+brews at a time: the first seat of ``rules.decision_order`` whose ``brew.done`` is false. That is
+derived, not stored, so this option adds no field to the state.
 """
 
 from __future__ import annotations
@@ -197,9 +200,14 @@ class State:
     result: dict[str, Any] | None = None
 
     @property
+    def open_production(self) -> bool:
+        """Production in initiative order, in the open (room option ``production``)."""
+        return self.options.get("production") == "initiative"
+
+    @property
     def recipes(self) -> dict[str, Recipe]:
         return recipe_table(
-            bool(self.options.get("flask_of_insight_symmetric", False)),
+            bool(self.options.get("flasks_as_converted", False)),
             bool(self.options.get("spider_summoning_one_way", False)),
         )
 

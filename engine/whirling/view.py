@@ -2,8 +2,9 @@
 
 Every view has the same shape. What a seat may not see is replaced in place by ``"hidden"``:
 another witch's hand, her pending recipe (or personality) choice, her production sheet while the
-brew phase runs. Counts stay public. Never in any view: the deck order, the discard pile's
-contents, the RNG state.
+brew phase runs (unless production is open: room option ``production: "initiative"``, where every
+sheet is public, as at the table). Counts stay public. Never in any view: the deck order, the
+discard pile's contents, the RNG state.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from typing import Any
 
 from engine.whirling.arcana import arcana_names
 from engine.whirling.cards import ARCANA, INGREDIENTS
-from engine.whirling.rules import decision_order
+from engine.whirling.rules import brewer, decision_order
 from engine.whirling.state import State, Witch
 
 HIDDEN = "hidden"
@@ -73,7 +74,7 @@ def _witch(state: State, seat: int, witch: Witch, viewer: int | None) -> dict[st
         "gain_due": witch.gain_due,
         "committed": witch.committed,
         "played": _played(witch) if mine else HIDDEN,
-        "production": _production(witch) if mine else HIDDEN,
+        "production": _production(witch) if mine or state.open_production else HIDDEN,
         "brewing": witch.brew is not None and not witch.brew.done,
         "done": witch.brew is not None and witch.brew.done,
     }
@@ -88,6 +89,7 @@ def view(state: State, viewer: int | None) -> dict[str, Any]:
         "deck_count": len(state.deck),
         "discard_count": len(state.discard),
         "decision_order": decision_order(state),
+        "brewer": brewer(state),  # open production: whose turn it is to brew, else null
         "options": dict(state.options),
         "result": state.result,
     }

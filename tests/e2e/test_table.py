@@ -336,6 +336,12 @@ def test_whole_match_by_clicking(browser: Any, coven_server: str, artifacts: Pat
     # The table log told the story in words.
     log = host.page.inner_text("[data-testid=log]")
     assert "The match begins" in log and "Round 2 begins" in log and "cauldron" in log.lower()
+    # Every cauldron pass is public: the spectator's log tells each one in words (4 a round).
+    spec_passes = spectator.page.locator("[data-testid=log] .log-cauldron_passed")
+    assert spec_passes.count() >= 4
+    assert all("caldero" in text for text in spec_passes.all_inner_texts())
+    # The table's own summary of the last passes (absent only if the last message had no events).
+    assert spectator.page.locator("[data-testid=pass-summary] li").count() in (0, 4)
     rounds = [line for line in log.splitlines() if line.startswith("— Round")]
     assert len(rounds) == len(set(rounds)), "a missed version was logged twice"
 

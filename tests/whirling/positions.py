@@ -135,7 +135,8 @@ def position(
         "players": players,
         "options": {
             "personalities": "initiates",
-            "flask_of_insight_symmetric": False,
+            "production": "simultaneous",
+            "flasks_as_converted": False,
             "spider_summoning_one_way": False,
             **(options or {}),
         },
@@ -199,8 +200,23 @@ def decline_all(state: Any, seat: int) -> Any:
 
 
 def finish_brew(state: Any, seats: list[int] | None = None, events: list[Any] | None = None) -> Any:
-    """Every witch still brewing (or just ``seats``) declines her arcana and says ``done``."""
-    for seat in sorted(seats if seats is not None else GAME.to_move(state)):
+    """Every witch still brewing (or just ``seats``) declines her arcana and says ``done``, in
+    seat order — or, in open production, in turn order (one witch owes a move at a time)."""
+    pending = sorted(seats) if seats is not None else None
+    def now(state: Any) -> tuple[int, str]:
+        view = GAME.view(state, None)
+        return view["round"], view["phase"]
+
+    start = now(state)
+    while start[1] == "brew" and now(state) == start:
+        owing = sorted(GAME.to_move(state))
+        if pending is not None:
+            owing = [seat for seat in owing if seat in pending]
+        if not owing:
+            break
+        seat = owing[0]
+        if pending is not None:
+            pending.remove(seat)
         state = decline_all(state, seat)
         s = step(state, seat, {"type": "done"})
         state = s.state

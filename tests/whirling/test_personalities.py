@@ -168,13 +168,13 @@ def test_only_the_potion_brewer_pours():
 
 def test_whirlwind_may_rotate_a_one_way_card_as_she_plays_it():
     """P04: she may rotate any recipe when playing it, even a one-way card. Flask of
-    Shapeshifting 1(R/S) → 1(R/T) rotated reads 1(R/T) → 1(R/S)."""
-    whirlwind = witch("P04", hand=["R17", "R01"], workbench="T1")
+    Shapeshifting 1(R/S) → 1R + 1(R/T) rotated reads 1R + 1(R/T) → 1(R/S)."""
+    whirlwind = witch("P04", hand=["R17", "R01"], workbench="R1 T1")
     state = position(witches=[whirlwind, witch(hand=["R02"])], deck=DECK)
     assert {"type": "play", "card": "R17", "rotated": True} in GAME.legal_actions(state, 0)
     state = play_all(state, {0: ("R17", True), 1: "R02"})
     assert me(state, 0)["tableau"] == [{"card": "R17", "rotated": True}]
-    state = act(state, 0, brew("R17", make="S1", workbench="T1"))
+    state = act(state, 0, brew("R17", make="S1", workbench="R1 T1"))
     assert production(state, 0)["outputs"] == named("S1")
 
 
@@ -209,9 +209,9 @@ def test_a_rotated_lost_arcana_still_does_nothing_and_keeps_its_icons():
 # --- P05 Frog Whisperer ------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("make", ["H2", "H1 S1", "M1 T1", "T2"])
-def test_frog_whisperer_turns_three_toads_into_any_two_cubes(make):
-    """P05 (placeholder recipe 3T → any + any): each output any type, same or different."""
+@pytest.mark.parametrize("make", ["H1", "M1", "R1", "S1", "T1"])
+def test_frog_whisperer_turns_three_toads_into_one_cube_of_any_type(make):
+    """P05, printed recipe (erratum of 2026-12): 3T → 1(any), one-way."""
     state = position(phase="brew", witches=[witch("P05", workbench="T9", production={}), witch()])
     state = act(state, 0, brew("P05", make=make, workbench="T3"))
     sheet = production(state, 0)
@@ -219,9 +219,10 @@ def test_frog_whisperer_turns_three_toads_into_any_two_cubes(make):
     assert sheet["workbench"] == named("T6")
 
 
-def test_frog_whisperer_makes_exactly_two():
+def test_frog_whisperer_makes_exactly_one():
     state = position(phase="brew", witches=[witch("P05", workbench="T9", production={}), witch()])
-    refused(state, 0, brew("P05", make="H3", workbench="T3"), "wrong_outputs")
+    refused(state, 0, brew("P05", make="H2", workbench="T3"), "wrong_outputs")
+    refused(state, 0, brew("P05", make="H1 S1", workbench="T3"), "wrong_outputs")
 
 
 # --- P06 Daredevil -----------------------------------------------------------------------------
@@ -329,18 +330,18 @@ def test_only_uncontrolled_powers_gains():
 
 
 def test_hidden_power_makes_any_three_cubes_once_then_is_discarded():
-    """P08 (placeholder: nothing → any + any + any, single use): outputs of any types, the same or
-    different; afterwards the personality goes back to the box and its recipe is gone."""
-    hidden = witch("P08", hand=["R01"], production={})
+    """P08 (printed: H + M + R + S + T → any + any + any, single use): outputs of any types, the
+    same or different; afterwards the personality goes back to the box and its recipe is gone."""
+    hidden = witch("P08", hand=["R01"], workbench="H1 M1 R4 S4 T4", production={})
     state = position(phase="brew", witches=[hidden, witch()], deck=DECK)
     assert uses_of(state, 0, "P08")
-    s = step(state, 0, brew("P08", make="H2 M1"))
+    s = step(state, 0, brew("P08", make="H2 M1", workbench="H1 M1 R1 S1 T1"))
     state = s.state
     assert production(state, 0)["outputs"] == named("H2 M1")
     assert me(state, 0)["personality"] is None
     assert of_type(s.events, "personality_discarded")
     assert uses_of(state, 0, "P08") == []
-    refused(state, 0, brew("P08", make="H3"), "not_in_row")
+    refused(state, 0, brew("P08", make="H3", workbench="R1 S1 T1"), "not_in_row")
     state = finish_brew(state)
     assert me(state, 0)["personality"] is None
     assert me(state, 0)["own_recipe"] is None
@@ -390,18 +391,19 @@ def test_clairvoyant_holds_five_and_her_left_neighbour_draws_none():
 
 
 def test_trickster_recipe_starts_with_mushrooms_in_and_turns_at_every_hand_pass():
-    """P11 (placeholder 2R → 3S): mushrooms on the input end at setup; turned at every hand pass,
-    so the next round it reads 3S → 2R, and the round after 2R → 3S again."""
-    trick = witch("P11", hand=["R01", "R02", "R03"], workbench="R5 S5", production={})
+    """P11 (printed 2R ⇄ 2T): mushrooms on the input end at setup; turned at every hand pass,
+    so the next round it reads 2T → 2R, and the round after 2R → 2T again."""
+    trick = witch("P11", hand=["R01", "R02", "R03"], workbench="R5 T5", production={})
     other = witch(hand=["R04", "R05", "R06"], production={})
     state = position(phase="brew", witches=[trick, other], deck=DECK)
     assert me(state, 0)["own_recipe"] == {"recipe": "P11", "rotated": False}
-    assert uses_of(state, 0, "P11") == [brew("P11", make="S3", workbench="R2")]
+    assert uses_of(state, 0, "P11") == [brew("P11", make="T2", workbench="R2")]
     state = finish_brew(state)
 
     assert me(state, 0)["own_recipe"] == {"recipe": "P11", "rotated": True}
     state = play_all(state, {0: me(state, 0)["hand"][0], 1: me(state, 1)["hand"][0]})
-    state = act(state, 0, brew("P11", make="R2", workbench="S3"))
+    assert uses_of(state, 0, "P11") == [brew("P11", make="R2", workbench="T2")]
+    state = act(state, 0, brew("P11", make="R2", workbench="T2"))
     assert production(state, 0)["outputs"] == named("R2")
     state = finish_brew(state)
 

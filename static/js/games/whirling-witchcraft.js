@@ -39,6 +39,7 @@ export async function createRenderer(ctx) {
     rotated: false,
     randomRotated: false,
     chooser: null, // {kind: "brew", recipe} | {kind: "scholar"} | {kind: "claim"}
+    passes: [], // the last round's cauldron passes, told in words on the table
     confirmSwap: false,
     pending: false,
   };
@@ -50,9 +51,9 @@ export async function createRenderer(ctx) {
   const dealt = (view) => view.phase !== "personality";
 
   function recipeOf(id) {
+    // A room option may pick a card's alternative reading (catalog.variants, keyed by option).
     const options = (ui.message && ui.message.view.options) || {};
-    if (id === "R16" && options.flask_of_insight_symmetric) return catalog.variants.R16;
-    if (id === "R24" && options.spider_summoning_one_way) return catalog.variants.R24;
+    for (const [option, cards] of Object.entries(catalog.variants || {})) if (options[option] && cards[id]) return cards[id];
     if (catalog.recipes[id]) return catalog.recipes[id];
     const personality = catalog.personalities[id];
     return personality ? personality.recipe : null;
@@ -110,10 +111,13 @@ export async function createRenderer(ctx) {
     if (!recipe) return h("div", { class: "card recipe" }, id);
     const face = rotated ? recipe.turned : recipe.front;
     const direction = recipe.reversible ? t("ww.two_way") : t("ww.one_way");
+    // A personality's recipe sits on her card, whose icons (Frog Whisperer: one book) count at setup.
+    const personality = catalog.personalities[id];
+    const icons = personality ? personality.arcana_on_flip : recipe.arcana;
     return h(
       "div",
       { class: `card recipe ${rotated ? "rotated" : ""} ${extra}`, "data-card": id, "data-testid": testid },
-      h("div", { class: "card-head" }, arcanaIcons(recipe.arcana), recipe.initiative ? h("span", { class: "init", title: t("ww.initiative") }, recipe.initiative) : null),
+      h("div", { class: "card-head" }, arcanaIcons(icons), recipe.initiative ? h("span", { class: "init", title: t("ww.initiative") }, recipe.initiative) : null),
       h("div", { class: "card-name" }, cardName(id)),
       h(
         "div",
@@ -128,10 +132,15 @@ export async function createRenderer(ctx) {
   }
 
   // -- a witch's board -----------------------------------------------------------------------
-  function statusChip(player, phase) {
+  function statusChip(player, phase, brewer) {
     if (phase === "personality") return player.offer_count ? [t("ww.status.choosing"), "busy"] : [t("ww.status.kept"), "ok"];
     if (phase === "study") return player.committed ? [t("ww.status.chosen"), "ok"] : [t("ww.status.choosing"), "busy"];
-    if (phase === "brew") return player.done ? [t("ww.status.done"), "ok"] : [t("ww.status.brewing"), "busy"];
+    if (phase === "brew") {
+      if (player.done) return [t("ww.status.done"), "ok"];
+      // Production in initiative order: only the witch whose turn it is brews; the others wait.
+      if (brewer !== null && brewer !== player.seat) return [t("ww.status.waiting_turn"), ""];
+      return [t("ww.status.brewing"), "busy"];
+    }
     return [null, ""];
   }
 
@@ -231,8 +240,10 @@ export async function createRenderer(ctx) {
   }
 
   function board(player, view, { mine, usable, fresh }) {
-    const production = mine && player.production && typeof player.production === "object" ? player.production : null;
-    const [status, statusClass] = statusChip(player, view.phase);
+    // Her own sheet always; another witch's only when production is open (initiative order).
+    const production = player.production && typeof player.production === "object" ? player.production : null;
+    const brewer = view.brewer === undefined ? null : view.brewer;
+    const [status, statusClass] = statusChip(player, view.phase, brewer);
     const n = view.players.length;
     const nemesis = (player.seat - 1 + n) % n;
     const personality = player.personality;
@@ -435,8 +446,9 @@ export async function createRenderer(ctx) {
     );
   }
 
-  function brewPanel(legal) {
+  function brewPanel(legal, view) {
     const out = [h("p", {}, t("ww.prompt.brew"))];
+    if (view.brewer !== null && view.brewer !== undefined) out.push(openOrder(view));
     if (ui.chooser) {
       const panel = chooserPanel(legal);
       if (panel) out.push(panel);
@@ -476,6 +488,7 @@ export async function createRenderer(ctx) {
             h("div", { class: "card-name" }, personalityName(a.personality)),
             h("p", { class: "small" }, t(`ww.power.${card.power}`)),
             h("div", { class: "small" }, t("ww.starts_with"), " ", h("span", { class: "slots" }, cubes(card.start))),
+            ARCANA.some((k) => card.arcana_on_flip && card.arcana_on_flip[k]) ? h("div", { class: "small" }, t("ww.arcana_on_flip"), " ", arcanaIcons(card.arcana_on_flip)) : null,
             card.recipe ? recipeCard(a.personality, false) : null,
             moveButton(t("ww.keep"), a, { cls: "btn primary", key: `keep-${a.personality}` }),
           );
@@ -492,7 +505,18 @@ export async function createRenderer(ctx) {
     const lines = [];
     if (me === null) lines.push(h("p", { class: "muted" }, t("ww.spectating")));
     if (names) lines.push(h("p", {}, t("ww.waiting_for", { names })));
+    if (view.phase === "brew" && view.brewer !== null && view.brewer !== undefined) lines.push(openOrder(view));
     return lines;
+  }
+
+  function openOrder(view) {
+    // Open production: who brews when, lowest initiative first (rulebook, section 6).
+    const order = view.decision_order.map((seat) => {
+      const p = view.players[seat];
+      const mark = p.done ? " ✓" : seat === view.brewer ? " ✦" : "";
+      return `${name(seat)}${mark}`;
+    });
+    return h("p", { class: "small muted", "data-testid": "brew-order" }, t("ww.brew_order", { names: order.join(" → ") }));
   }
 
   function endScreen(message) {
@@ -531,7 +555,7 @@ export async function createRenderer(ctx) {
     else if (view.phase === "personality") body = personalityPanel(legal);
     else if (view.phase === "study") body = studyPanel(legal, me);
     else if (legal.some((a) => TRIGGERS.includes(a.type) || a.type === "decline")) body = arcanaPanel(legal, me.production);
-    else body = brewPanel(legal);
+    else body = brewPanel(legal, view);
     return h("section", { class: `moves ${legal.length ? "my-turn" : ""}`, "data-testid": "moves", "aria-live": "polite" }, body);
   }
 
@@ -553,6 +577,18 @@ export async function createRenderer(ctx) {
     return fresh;
   }
 
+  function passSummary() {
+    // Every pass of the last round in words, for players and spectators alike (the flight of the
+    // cubes is only a picture).
+    if (!ui.passes.length) return null;
+    return h(
+      "section",
+      { class: "pass-summary small", "data-testid": "pass-summary", "aria-live": "polite" },
+      h("strong", {}, t("ww.last_passes")),
+      h("ul", {}, ui.passes.map((pass) => h("li", { "data-from": pass.from, "data-to": pass.to }, describeEvent(pass)))),
+    );
+  }
+
   function phaseLine(view) {
     const phase = t(`ww.phase.${view.phase}`);
     return h(
@@ -560,6 +596,7 @@ export async function createRenderer(ctx) {
       { class: "phase-line" },
       view.round ? h("span", { class: "round" }, t("ww.round", { round: view.round })) : null,
       h("span", { class: `phase phase-${view.phase}`, "data-testid": "phase" }, phase),
+      view.options && view.options.production === "initiative" ? h("span", { class: "chip", "data-testid": "open-production" }, t("ww.open_production")) : null,
       h("span", { class: "muted small" }, t("ww.deck", { count: view.deck_count })),
       h("span", { class: "muted small" }, t("ww.discard", { count: view.discard_count })),
     );
@@ -583,6 +620,7 @@ export async function createRenderer(ctx) {
         "div",
         { class: `ww phase-${view.phase} ${seat === null ? "spectator" : ""}`, dataset: { version: message.version, round: view.round, pending: ui.pending ? "1" : "0", myTurn: message.legal.length && !message.result ? "1" : "0", phase: view.phase } },
         phaseLine(view),
+        passSummary(),
         message.result ? movePanel(message, me) : null,
         h("div", { class: `others count-${others.length}` }, others.map((p) => board(p, view, { mine: false, usable, fresh }))),
         message.result ? null : movePanel(message, me),
@@ -606,7 +644,7 @@ export async function createRenderer(ctx) {
       if (!from || !to) continue;
       const a = from.getBoundingClientRect();
       const b = to.getBoundingClientRect();
-      const chip = h("div", { class: "flying-cauldron", "aria-hidden": "true" }, cubes(pass.cubes));
+      const chip = h("div", { class: "flying-cauldron", "aria-hidden": "true", title: describeEvent(pass) }, cubes(pass.cubes), h("span", { class: "small" }, ` → ${name(pass.to)}`));
       chip.style.left = `${a.left}px`;
       chip.style.top = `${a.top}px`;
       document.body.append(chip);
@@ -640,6 +678,8 @@ export async function createRenderer(ctx) {
         ui.previous = ui.message;
         ui.message = message;
         ui.pending = false;
+        const passes = (message.events || []).filter((e) => e.type === "cauldron_passed");
+        if (passes.length) ui.passes = passes;
         const stage = `${message.view.round}:${message.view.phase}`;
         if (stage !== ui.stage) {
           ui.stage = stage;
@@ -717,8 +757,10 @@ export async function createRenderer(ctx) {
         return t("ww.log.brewing_done", { name: who(e.seat) });
       case "production":
         return t("ww.log.production", { name: who(e.seat), count: e.used.length, cubes: cubeWords(e.cauldron) });
-      case "cauldron_passed":
-        return t(total(e.overflow) ? "ww.log.cauldron_overflow" : "ww.log.cauldron", { from: who(e.from), to: who(e.to), cubes: cubeWords(e.cubes), overflow: cubeWords(e.overflow), count: total(e.overflow) });
+      case "cauldron_passed": {
+        const key = !total(e.cubes) ? "ww.log.cauldron_empty" : total(e.overflow) ? "ww.log.cauldron_overflow" : "ww.log.cauldron";
+        return t(key, { from: who(e.from), to: who(e.to), cubes: cubeWords(e.cubes), placed: cubeWords(e.placed), overflow: cubeWords(e.overflow), count: total(e.overflow) });
+      }
       case "recipe_turned":
         return t("ww.log.recipe_turned", { name: who(e.seat) });
       case "hands_passed":
@@ -729,6 +771,32 @@ export async function createRenderer(ctx) {
         return t("ww.log.deck_empty");
       case "game_over":
         return t("ww.log.game_over", { names: e.winners.map(who).join(", "), reason: t(`ww.reason.${e.reason}`) });
+      default:
+        return e.type.endsWith("_openly") ? describeOpen(e) : null;
+    }
+  }
+
+  // Production in initiative order: a witch's brewing steps are public, told in the third person
+  // to the others and as her own private steps to herself.
+  function describeOpen(e) {
+    const step = { ...e, type: e.type.slice(0, -"_openly".length) };
+    if (e.seat === mySeat()) return describeEvent(step);
+    const who = name(e.seat);
+    switch (step.type) {
+      case "brewed":
+        return t("ww.log.open.brewed", { name: who, card: cardName(e.recipe), take: variantLabel({ type: "brew", take: e.take, make: e.make }) });
+      case "potion_brewed":
+        return t("ww.log.open.potion", { name: who, ingredient: ing(e.ingredient) });
+      case "raven_removed":
+        return t("ww.log.open.raven", { name: who, cubes: cubeWords(e.cubes) });
+      case "book_named":
+        return t(e.by === "scholar" ? "ww.log.open.scholar_book" : "ww.log.open.book", { name: who, ingredient: ing(e.ingredient) });
+      case "cube_poured":
+        return t("ww.log.open.pour", { name: who, ingredient: ing(e.ingredient) });
+      case "arcana_declined":
+        return t("ww.log.open.declined", { name: who, arcana: t(`ww.trigger.${e.arcana}`) });
+      case "cube_claimed":
+        return t("ww.log.open.claimed", { name: who, ingredient: ing(e.ingredient) });
       default:
         return null;
     }
