@@ -1,0 +1,668 @@
+// Witch's Brew drawn as a table: each witch's play area (drops, gold, potion cards, vials when
+// she may see them, her hand as card backs), the five potion stacks, the spell book, the ravens
+// towards the end, the round's face-up claim with every answer ("I am the …!", "So be it!",
+// pass), and a panel with exactly the moves in `legal`. Every control that makes a move sends
+// an action object taken from `legal`.
+
+import { clear, h } from "../dom.js";
+import { tn } from "../i18n.js";
+import {
+  card,
+  cardBacks,
+  chip,
+  chooser,
+  countsInWords,
+  createMoves,
+  endScreen,
+  icon,
+  keepFocus,
+  playerBoard,
+  seatsAround,
+  token,
+  tokenPile,
+  tokens,
+  useStylesheet,
+} from "../table.js";
+
+const DROPS = ["red", "white", "green"];
+const RESOURCES = ["red", "white", "green", "any_drops", "gold", "vials"];
+
+export async function createRenderer(ctx) {
+  const { root, t } = ctx;
+  useStylesheet("brew.css");
+  const response = await fetch("/api/games/witchs-brew/catalog");
+  if (!response.ok) throw new Error("cannot load the Witch's Brew card catalog");
+  const catalog = await response.json();
+  const ROLE_IDS = Object.keys(catalog.roles);
+  const CARDS = {};
+  for (const stack of catalog.stacks) for (const c of stack.cards) CARDS[c.id] = c;
+
+  const ui = {
+    message: null,
+    previous: null,
+    chooser: null, // {kind: "favor" | "act" | "buy"}
+    stage: "",
+    lastRound: null, // {role, leader, answers, claimant, outcome}: the round just finished
+    fresh: new Set(), // answers new in this message ("seat:answer"), to animate
+  };
+  const moves = createMoves(ctx, ".wb", rerender);
+
+  // -- words ---------------------------------------------------------------------------------
+  const name = (seat) => ctx.seatName(seat);
+  const mySeat = () => (ui.message ? ui.message.seat : null);
+  const roleName = (id) => t(`wb.role.${id}`);
+  const announce = (id) => t(`wb.announce.${id}`);
+  const spellName = (id) => t(`wb.spell.${id}`);
+  const stackName = (id) => t(`wb.stack.${id}`);
+  const resName = (kind) => t(`wb.res.${kind}`);
+  const amount = (count, kind) => tn(`wb.amount.${kind}`, count);
+  const amounts = (dict) => countsInWords(dict, RESOURCES, amount, t("wb.nothing"));
+  // The thieves' favor is a room option (engine/brew/options.py: thief_favor).
+  const favorText = (id) => {
+    const options = (ui.message && ui.message.view.options) || {};
+    return options.thief_favor === "buy" && (id === "cutpurse" || id === "begging_monk") ? t(`wb.role_favor_buy.${id}`) : t(`wb.role_favor.${id}`);
+  };
+  const cardWords = (id) => {
+    const c = CARDS[id];
+    return c ? t("wb.card_words", { stack: stackName(c.stack), vp: c.vp }) : id;
+  };
+
+  // -- tokens and cards ----------------------------------------------------------------------
+  const drop = (colour, extra = "") => token("drop", colour, resName(colour), extra);
+  const coin = (extra = "") => token("coin", "gold", resName("gold"), extra);
+  const vial = (extra = "") => token("vial", "vials", resName("vials"), extra);
+
+  function costTokens(cost) {
+    const out = tokens("drop", cost, DROPS, resName);
+    for (let i = 0; i < (cost.gold || 0); i += 1) out.push(coin());
+    for (let i = 0; i < (cost.any_drops || 0); i += 1) out.push(token("drop", "any", resName("any_drops")));
+    return h("span", { class: "cost" }, out);
+  }
+
+  function potionCard(c, { extra = "", testid = null } = {}) {
+    if (!c) return null;
+    return card({
+      name: stackName(c.stack),
+      head: [
+        h("span", { class: "vp", title: t("wb.vp_help"), "aria-label": t("wb.vp_n", { count: c.vp }) }, String(c.vp)),
+        c.raven ? h("span", { class: "raven-mark" }, icon("raven", t("wb.raven_card"))) : null,
+      ],
+      body: h("div", { class: "card-face" }, costTokens(c.cost)),
+      extra: `potion p-${c.stack} ${c.raven ? "has-raven" : ""} ${extra}`,
+      testid,
+      data: { card: c.id },
+    });
+  }
+
+  function roleCard(id, { extra = "", testid = null, texts = true, badge = null } = {}) {
+    const role = catalog.roles[id];
+    return card({
+      name: roleName(id),
+      head: [h("span", { class: "role-dot", "aria-hidden": "true" }), badge],
+      body: texts
+        ? h(
+            "div",
+            { class: "role-texts" },
+            h("p", { class: "role-full" }, h("strong", {}, t("wb.full_action")), " ", t(`wb.role_full.${id}`)),
+            h("p", { class: "role-favor" }, h("strong", {}, t("wb.favor")), " ", favorText(id)),
+          )
+        : null,
+      extra: `role r-${role ? role.colour : "gray"} ${extra}`,
+      testid,
+      data: { role: id },
+    });
+  }
+
+  function roleChip(id, extra = "") {
+    const role = catalog.roles[id];
+    return h("span", { class: `role-chip r-${role ? role.colour : "gray"} ${extra}`.trim(), "data-role": id, title: t(`wb.role_full.${id}`) }, roleName(id));
+  }
+
+  // -- the middle of the table ---------------------------------------------------------------
+  function phaseLine(view) {
+    return h(
+      "div",
+      { class: "phase-line" },
+      h("span", { class: "round" }, t("wb.set_n", { set: view.set })),
+      view.round ? h("span", { class: "muted" }, t("wb.round_n", { round: view.round })) : null,
+      h("span", { class: `phase phase-${view.phase}`, "data-testid": "phase" }, t(`wb.phase.${view.phase}`)),
+      ravenMeter(view),
+    );
+  }
+
+  function ravenMeter(view) {
+    const marks = [];
+    for (let i = 0; i < Math.max(view.raven_threshold, view.ravens); i += 1) marks.push(h("span", { class: `raven-slot ${i < view.ravens ? "taken" : ""}` }, icon("raven")));
+    const text = t("wb.ravens", { count: view.ravens, threshold: view.raven_threshold });
+    return h("span", { class: `raven-meter ${view.ravens >= view.raven_threshold ? "full" : ""}`, "data-testid": "ravens", "data-count": String(view.ravens), title: t("wb.ravens_help"), "aria-label": text }, marks, h("span", { class: "small" }, text));
+  }
+
+  function spellBook(view) {
+    const top = view.spell.top;
+    return h(
+      "section",
+      { class: "spell-book", "data-testid": "spell", "data-spell": top },
+      h("div", { class: "zone-label" }, t("wb.spell_book")),
+      h("div", { class: "spell-name" }, icon("book"), " ", spellName(top)),
+      h("p", { class: "small" }, t(`wb.spell_text.${top}`)),
+      h("p", { class: "small muted" }, t("wb.spell_help")),
+    );
+  }
+
+  function potionStacks(view) {
+    return h(
+      "section",
+      { class: "stacks", "aria-label": t("wb.stacks") },
+      view.stacks.map((stack) =>
+        h(
+          "div",
+          { class: `stack s-${stack.kind} depth-${Math.min(stack.count, 4)}`, "data-testid": `stack-${stack.id}`, "data-count": String(stack.count) },
+          h("div", { class: "zone-label" }, stackName(stack.id)),
+          stack.top ? potionCard(stack.top, { extra: "top" }) : h("div", { class: "card empty-stack" }, t("wb.stack_empty")),
+          h("div", { class: "small muted stack-count" }, tn("wb.cards_left", stack.count)),
+        ),
+      ),
+    );
+  }
+
+  // The round's claim: the face-up role, the leader's announcement and every answer so far.
+  function claimArea(view, message) {
+    const cur = view.current;
+    if (!cur) return lastRoundArea();
+    const n = view.players_count;
+    const answered = new Set(cur.answers.map((a) => a.seat));
+    const order = [];
+    for (let k = 1; k < n; k += 1) order.push((cur.leader + k) % n);
+    const claimants = [cur.leader, ...cur.answers.filter((a) => a.answer === "claim").map((a) => a.seat)];
+    const bubble = (seat, answer) => {
+      const holds = seat === cur.claimant;
+      const outbid = !holds && claimants.includes(seat);
+      const fresh = ui.fresh.has(`${seat}:${answer}`);
+      const words = answer === "lead" || answer === "claim" ? announce(cur.role) : answerWords(answer);
+      return h(
+        "li",
+        { class: `answer a-${answer} ${holds ? "holds" : ""} ${outbid ? "outbid" : ""} ${fresh ? "fresh" : ""}`.trim(), "data-seat": seat, "data-answer": answer },
+        h("span", { class: "answer-who" }, name(seat)),
+        h("span", { class: "bubble" }, words),
+        holds ? h("span", { class: "crown" }, icon("crown"), " ", t("wb.holds_claim")) : null,
+        outbid ? h("span", { class: "small muted" }, t("wb.outbid")) : null,
+      );
+    };
+    const items = [bubble(cur.leader, "lead")];
+    for (const a of cur.answers) items.push(bubble(a.seat, a.answer));
+    for (const seat of order) {
+      if (answered.has(seat)) continue;
+      const now = seat === cur.responder;
+      items.push(
+        h(
+          "li",
+          { class: `answer a-waiting ${now ? "now" : ""}`, "data-seat": seat, "data-answer": "waiting" },
+          h("span", { class: "answer-who" }, name(seat)),
+          h("span", { class: "bubble" }, now ? t("wb.thinking") : "…"),
+        ),
+      );
+    }
+    let after = null;
+    if (view.phase === "act") after = t("wb.full_action_due", { name: name(cur.claimant), role: roleName(cur.role) });
+    if (view.phase === "tribute") after = t("wb.tribute_due", { name: name(cur.claimant), names: cur.givers.map(name).join(", ") });
+    if (view.phase === "shelf") after = t("wb.shelf_due", { name: name(cur.claimant), stack: stackName(cur.role === "cutpurse" ? "gold_shelf" : "ingredient_shelf") });
+    return h(
+      "section",
+      { class: "claim", "data-testid": "claim", "data-role": cur.role, "data-claimant": String(cur.claimant), "aria-live": "polite" },
+      h("div", { class: "zone-label" }, t("wb.this_round", { round: view.round })),
+      h(
+        "div",
+        { class: "claim-body" },
+        roleCard(cur.role, { extra: `face-up ${ui.fresh.has(`${cur.leader}:lead`) ? "flip-in" : ""}` }),
+        h("ol", { class: "answers", "data-testid": "answers" }, items),
+      ),
+      after ? h("p", { class: "claim-after" }, after) : null,
+      cur.exempt && cur.exempt.length ? h("p", { class: "small muted" }, t("wb.exempt", { names: cur.exempt.map(name).join(", ") })) : null,
+    );
+  }
+
+  function lastRoundArea() {
+    const last = ui.lastRound;
+    if (!last) return null;
+    return h(
+      "section",
+      { class: "claim last", "data-testid": "last-round" },
+      h("div", { class: "zone-label" }, t("wb.last_round")),
+      h("div", { class: "claim-body" }, roleChip(last.role), h("p", {}, last.outcome)),
+    );
+  }
+
+  function answerWords(answer) {
+    return t(`wb.answer.${answer}`);
+  }
+
+  // -- a witch's play area -------------------------------------------------------------------
+  function statusOf(view, seat, message) {
+    const p = view.players[seat];
+    if (view.phase === "over") return [null, ""];
+    if (view.phase === "choose") return p.confirmed ? [t("wb.status.chosen"), "ok"] : [t("wb.status.choosing"), "busy"];
+    if (message.to_move.includes(seat)) return [view.phase === "lead" ? t("wb.status.leading") : t("wb.status.to_move"), "busy"];
+    return [null, ""];
+  }
+
+  function board(view, seat, message) {
+    const p = view.players[seat];
+    const mine = seat === mySeat();
+    const [status, statusKind] = statusOf(view, seat, message);
+    const handCount = p.hand_count === "hidden" ? null : p.hand_count;
+    const chips = [
+      view.leader === seat && view.phase !== "over" ? chip(t("wb.leader"), "lead") : null,
+      chip(status, statusKind, `status-${seat}`),
+      h("span", { class: "muted small vp-total", "data-testid": `vp-${seat}` }, t("wb.potion_vp", { count: p.potion_vp })),
+    ];
+    const vials = p.vials === "hidden"
+      ? h("span", { class: "pile hidden-vials", title: t("wb.vials_hidden") }, vial(), h("span", { class: "pile-count" }, "?"))
+      : tokenPile("vial", "vials", p.vials, resName("vials"), { testid: `vials-${seat}` });
+    const body = [
+      h(
+        "div",
+        { class: "resources", "aria-label": t("wb.resources") },
+        DROPS.map((c) => tokenPile("drop", c, p.drops[c], resName(c), { testid: `drops-${seat}-${c}` })),
+        tokenPile("coin", "gold", p.gold, resName("gold"), { testid: `gold-${seat}` }),
+        vials,
+      ),
+      h(
+        "div",
+        { class: "hand-row" },
+        h("span", { class: "zone-label" }, t("wb.hand")),
+        handCount === null ? h("span", { class: "muted small" }, t("wb.hand_secret")) : cardBacks(handCount, tn("wb.cards_in_hand", handCount)),
+        p.played.length ? h("span", { class: "played" }, h("span", { class: "zone-label" }, t("wb.played")), p.played.map((r) => roleChip(r, "played-chip"))) : null,
+      ),
+      h(
+        "div",
+        { class: "potions", "aria-label": t("wb.potions") },
+        p.potions.length ? p.potions.map((c) => potionCard(c, { extra: "mini" })) : h("span", { class: "muted small" }, t("wb.no_potions")),
+      ),
+    ];
+    const active = message.to_move.includes(seat) && view.phase !== "choose";
+    return playerBoard(ctx, seat, { mine, active, chips, body, extra: "wb-board" });
+  }
+
+  // -- my hand and the move panel ------------------------------------------------------------
+  function hand(view, me, legal) {
+    if (!Array.isArray(me.hand) || view.phase === "choose" || view.phase === "over") return null;
+    const leads = new Map(legal.filter((a) => a.type === "lead").map((a) => [a.role, a]));
+    const cur = view.current;
+    const cards = me.hand.map((id) => {
+      const lead = leads.get(id);
+      const called = cur && cur.role === id;
+      const face = roleCard(id, { extra: `${lead ? "playable" : ""} ${called ? "called" : ""}`, testid: "hand-card" });
+      if (!lead) return face;
+      return h("button", { class: "card-button", type: "button", "data-action": "lead", "data-role": id, "data-key": `lead-${id}`, title: announce(id), disabled: moves.pending, onclick: () => moves.send(lead) }, face);
+    });
+    return h(
+      "section",
+      { class: "hand", "data-testid": "hand", "aria-label": t("wb.your_hand") },
+      h("h3", {}, t("wb.your_hand")),
+      h("div", { class: "hand-cards" }, cards.length ? cards : h("span", { class: "muted" }, t("wb.empty_hand"))),
+    );
+  }
+
+  function chooseScreen(view, me, legal) {
+    const kept = Array.isArray(me.hand) ? me.hand : [];
+    const byRole = new Map();
+    for (const a of legal) if (a.type === "keep" || a.type === "unkeep") byRole.set(a.role, a);
+    const confirm = legal.find((a) => a.type === "confirm");
+    const blocked = new Set((view.variant && view.variant.blocked) || []);
+    const done = me.confirmed;
+    const cards = ROLE_IDS.map((id) => {
+      const isKept = kept.includes(id);
+      const action = byRole.get(id);
+      const face = roleCard(id, { extra: `${isKept ? "kept" : ""} ${blocked.has(id) ? "blocked" : ""}`, badge: isKept ? h("span", { class: "kept-badge" }, "✓ ", t("wb.kept")) : blocked.has(id) ? h("span", { class: "kept-badge blocked" }, t("wb.blocked")) : null });
+      if (!action) return h("div", { class: "card-slot" }, face);
+      return h(
+        "button",
+        { class: "card-button", type: "button", "data-action": action.type, "data-role": id, "data-key": `pick-${id}`, "aria-pressed": String(isKept), title: isKept ? t("wb.put_back", { role: roleName(id) }) : t("wb.keep_role", { role: roleName(id) }), disabled: moves.pending, onclick: () => moves.send(action) },
+        face,
+      );
+    });
+    const slots = [];
+    for (let i = 0; i < 5; i += 1) slots.push(kept[i] ? roleChip(kept[i]) : h("span", { class: "role-chip empty" }, "?"));
+    return h(
+      "section",
+      { class: "choose", "data-testid": "choose" },
+      h("h3", {}, done ? t("wb.choose.done") : t("wb.choose.title", { set: view.set })),
+      h("p", { class: "small muted" }, t("wb.choose.help")),
+      h(
+        "div",
+        { class: "choose-bar" },
+        h("span", { class: "kept-count", "data-testid": "kept-count" }, t("wb.choose.count", { count: kept.length })),
+        h("span", { class: "kept-slots" }, slots),
+        confirm ? moves.button(t("wb.choose.confirm"), confirm, { cls: "btn primary", key: "confirm" }) : null,
+      ),
+      done ? null : h("div", { class: "role-grid" }, cards),
+    );
+  }
+
+  function optionParts(action) {
+    // What one variant of an action pays and gets, drawn; the label says the same in words.
+    const parts = [];
+    const words = [];
+    if (action.drop && action.type !== "give") {
+      parts.push(h("span", { class: "opt" }, t("wb.opt.return"), " ", drop(action.drop)));
+      words.push(`${t("wb.opt.return")} ${amount(1, action.drop)}`);
+    }
+    if (action.pay) {
+      parts.push(h("span", { class: "opt" }, t("wb.opt.pay"), " ", costTokens(action.pay)));
+      words.push(`${t("wb.opt.pay")} ${amounts(action.pay)}`);
+    }
+    if (action.drops) {
+      parts.push(h("span", { class: "opt" }, t("wb.opt.take"), " ", tokens("drop", action.drops, DROPS, resName)));
+      words.push(`${t("wb.opt.take")} ${amounts(action.drops)}`);
+    }
+    if ("extra" in action) {
+      if (action.extra) {
+        parts.push(h("span", { class: "opt" }, t("wb.opt.extra"), " ", drop(action.extra), " ➜ ", vial()));
+        words.push(t("wb.opt.extra_words", { drop: amount(1, action.extra) }));
+      } else {
+        parts.push(h("span", { class: "opt muted" }, t("wb.opt.no_extra")));
+        words.push(t("wb.opt.no_extra"));
+      }
+    }
+    return { parts, words };
+  }
+
+  function optionsChooser(kind, options, title, help) {
+    // Variants of the same card are grouped under it; a variant without a card stands alone.
+    return chooser({
+      title,
+      help,
+      disabled: moves.pending,
+      options: options.map((a, i) => {
+        const { parts, words } = optionParts(a);
+        const c = a.card ? CARDS[a.card] : null;
+        const label = [c ? `${t("wb.opt.card")} ${cardWords(a.card)}` : null, ...words].filter(Boolean).join(" · ") || t("wb.opt.plain");
+        return {
+          kind,
+          key: `${kind}-${i}`,
+          label,
+          group: c ? a.card : undefined,
+          groupHead: c ? potionCard(c, { extra: "mini" }) : undefined,
+          content: parts.length ? parts : c ? h("span", {}, t("wb.opt.brew_it"), " ", costTokens(c.cost)) : t("wb.opt.plain"),
+          onClick: () => moves.send(a),
+        };
+      }),
+      onCancel: ui.chooser ? () => { ui.chooser = null; rerender(); } : null,
+      cancelLabel: t("wb.cancel"),
+    });
+  }
+
+  function respondPanel(view, legal) {
+    const cur = view.current;
+    const out = [];
+    const pass = legal.find((a) => a.type === "pass");
+    if (pass) {
+      out.push(h("p", {}, t("wb.prompt.pass", { role: roleName(cur.role) })));
+      out.push(h("div", { class: "button-row" }, moves.button(t("wb.pass"), pass, { cls: "btn primary", key: "pass" })));
+      return out;
+    }
+    const claim = legal.find((a) => a.type === "claim");
+    const favors = legal.filter((a) => a.type === "favor");
+    const decline = legal.find((a) => a.type === "decline_favor");
+    const later = [];
+    for (let k = 1; k < view.players_count; k += 1) {
+      const seat = (mySeat() + k) % view.players_count;
+      if (seat === cur.leader) break;
+      later.push(seat);
+    }
+    out.push(h("p", {}, t("wb.prompt.respond", { role: roleName(cur.role), name: name(cur.claimant) })));
+    out.push(h("p", { class: "small muted" }, later.length ? t("wb.prompt.risk", { count: later.length }) : t("wb.prompt.last")));
+    if (ui.chooser && ui.chooser.kind === "favor" && favors.length > 1) {
+      out.push((optionsChooser("favor", favors, t("wb.choose_favor", { role: roleName(cur.role) }), favorText(cur.role))));
+      return out;
+    }
+    const favorButton = favors.length === 1
+      ? moves.button("", favors[0], { cls: "btn big so-be-it", key: "favor", content: [h("strong", {}, t("wb.so_be_it")), h("span", { class: "small" }, favorSummary(cur.role, favors[0]))] })
+      : favors.length > 1
+        ? h("button", { class: "btn big so-be-it", type: "button", "data-action": "open-favor", "data-key": "open-favor", disabled: moves.pending, onclick: () => { ui.chooser = { kind: "favor" }; rerender(); } }, h("strong", {}, t("wb.so_be_it")), h("span", { class: "small" }, favorText(cur.role)))
+        : null;
+    out.push(
+      h(
+        "div",
+        { class: "answer-buttons" },
+        claim ? moves.button("", claim, { cls: "btn big primary claim-button", key: "claim", content: [h("strong", {}, announce(cur.role)), h("span", { class: "small" }, t(`wb.role_full.${cur.role}`))] }) : null,
+        favorButton,
+        decline ? moves.button("", decline, { cls: "btn big ghost", key: "decline-favor", content: [h("strong", {}, t("wb.decline_favor")), h("span", { class: "small" }, favors.length ? t("wb.decline_favor_help") : t("wb.cannot_pay_favor"))] }) : null,
+      ),
+    );
+    return out;
+  }
+
+  function favorSummary(role, action) {
+    const { words } = optionParts(action);
+    if (action.card) words.unshift(cardWords(action.card));
+    return words.length ? words.join(" · ") : favorText(role);
+  }
+
+  function actPanel(view, legal) {
+    const cur = view.current;
+    const acts = legal.filter((a) => a.type === "act");
+    const decline = legal.find((a) => a.type === "decline");
+    const role = cur.role;
+    const spell = role === "warlock" ? view.spell.top : null;
+    const what = spell ? t(`wb.spell_text.${spell}`) : t(`wb.role_full.${role}`);
+    const out = [h("p", {}, t("wb.prompt.act", { role: roleName(role) })), h("p", { class: "small" }, spell ? [icon("book"), ` ${spellName(spell)}: ${what}`] : what)];
+    if (acts.length === 1 && Object.keys(acts[0]).length === 1) {
+      out.push(h("div", { class: "button-row" }, moves.button(t("wb.do_it"), acts[0], { cls: "btn primary", key: "act" }), decline ? moves.button(t("wb.decline_full"), decline, { cls: "btn ghost", key: "decline" }) : null));
+      return out;
+    }
+    if (acts.length) out.push((optionsChooser("act", acts, t("wb.choose_how"), null)));
+    else out.push(h("p", { class: "small muted" }, t("wb.cannot_pay_full")));
+    if (decline) out.push(h("div", { class: "button-row" }, moves.button(t("wb.decline_full"), decline, { cls: "btn ghost", key: "decline" })));
+    return out;
+  }
+
+  function tributePanel(view, legal) {
+    const cur = view.current;
+    return [
+      h("p", {}, t("wb.prompt.give", { name: name(cur.claimant) })),
+      h("div", { class: "button-row" }, legal.filter((a) => a.type === "give").map((a) => moves.button("", a, { key: `give-${a.drop}`, cls: "btn option", content: [drop(a.drop), " ", resName(a.drop)], title: t("wb.give_one", { drop: resName(a.drop) }) }))),
+    ];
+  }
+
+  function shelfPanel(view, legal) {
+    const cur = view.current;
+    const buys = legal.filter((a) => a.type === "buy");
+    const noBuy = legal.find((a) => a.type === "no_buy");
+    const stack = cur.role === "cutpurse" ? "gold_shelf" : "ingredient_shelf";
+    return [
+      h("p", {}, t("wb.prompt.shelf", { stack: stackName(stack) })),
+      buys.length ? (optionsChooser("buy", buys, t("wb.choose_buy"), null)) : null,
+      noBuy ? h("div", { class: "button-row" }, moves.button(t("wb.no_buy"), noBuy, { cls: "btn ghost", key: "no-buy" })) : null,
+    ];
+  }
+
+  function waitingPanel(message) {
+    const view = message.view;
+    const lines = [];
+    if (mySeat() === null) lines.push(h("p", { class: "muted", "data-testid": "spectating" }, t("wb.spectating")));
+    const names = message.to_move.map(name).join(", ");
+    if (names) lines.push(h("p", {}, view.phase === "choose" ? t("wb.waiting_choose", { names }) : t("wb.waiting_for", { names })));
+    return lines;
+  }
+
+  function movePanel(message, me) {
+    const { legal, view } = message;
+    let body;
+    if (view.phase === "choose" && me) body = [chooseScreen(view, me, legal), legal.length ? null : waitingPanel(message)];
+    else if (!legal.length) body = waitingPanel(message);
+    else if (view.phase === "lead") body = [h("p", {}, t("wb.prompt.lead")), h("p", { class: "small muted" }, t("wb.prompt.lead_help"))];
+    else if (view.phase === "respond") body = respondPanel(view, legal);
+    else if (view.phase === "act") body = actPanel(view, legal);
+    else if (view.phase === "tribute") body = tributePanel(view, legal);
+    else if (view.phase === "shelf") body = shelfPanel(view, legal);
+    else body = waitingPanel(message);
+    return h("section", { class: `moves ${legal.length ? "my-turn" : ""}`, "data-testid": "moves", "aria-live": "polite" }, body);
+  }
+
+  function finalScreen(message) {
+    const result = message.result;
+    const view = message.view;
+    const seats = view.players.map((p) => p.seat);
+    const winners = result.winners.map(name).join(", ");
+    const me = mySeat();
+    const details = result.details || {};
+    const headline = result.winners.length > 1 ? t("wb.end.shared", { names: winners }) : me !== null && result.winners.includes(me) ? t("wb.end.you_win") : t("wb.end.wins", { names: winners });
+    return endScreen(ctx, result, seats, {
+      words: {
+        headline,
+        reason: `${t(`wb.reason.${result.reason}`)}${details.tie_break ? ` ${t("wb.end.tie_break")}` : ""}`,
+        place: (n) => t("wb.end.place", { place: n }),
+        rematch: t("wb.end.rematch"),
+        lobby: t("room.back_to_lobby"),
+      },
+      line: (seat) => [
+        h("span", {}, t("wb.end.score", { count: result.scores[seat] })),
+        h(
+          "span",
+          { class: "small muted" },
+          t("wb.end.details", {
+            potions: (details.potion_vp || [])[seat] ?? 0,
+            vials: (details.vials || [])[seat] ?? 0,
+            leftovers: (details.leftovers || [])[seat] ?? 0,
+          }),
+        ),
+      ],
+    });
+  }
+
+  // -- the whole table -----------------------------------------------------------------------
+  function draw(message) {
+    const view = message.view;
+    const seat = mySeat();
+    const me = seat !== null && seat !== undefined ? view.players[seat] : null;
+    const over = Boolean(message.result);
+    const others = seatsAround(view.players_count, me ? seat : null);
+    const table = h(
+      "div",
+      {
+        class: `wb phase-${view.phase} ${me ? "" : "spectator"}`,
+        dataset: { version: message.version, set: view.set, round: view.round, phase: view.phase, pending: moves.pending ? "1" : "0", myTurn: message.legal.length && !over ? "1" : "0" },
+      },
+      phaseLine(view),
+      over ? finalScreen(message) : null,
+      h("div", { class: `others count-${others.length}` }, others.map((s) => board(view, s, message))),
+      h("div", { class: "middle" }, claimArea(view, message), potionStacks(view), spellBook(view)),
+      over ? null : movePanel(message, me),
+      me ? hand(view, me, message.legal) : null,
+      me ? board(view, seat, message) : null,
+    );
+    clear(root).append(table);
+  }
+
+  function rerender() {
+    ui.fresh = new Set();
+    if (ui.message) keepFocus(root, () => draw(ui.message));
+  }
+
+  function remember(message, previous) {
+    // Which answers are new (to pop them in), and the outcome of a round that just ended.
+    ui.fresh = new Set();
+    const before = previous && previous.view.current ? previous.view.current : null;
+    const cur = message.view.current;
+    if (cur) {
+      const had = new Set(before && before.role === cur.role ? before.answers.map((a) => `${a.seat}:${a.answer}`) : []);
+      for (const a of cur.answers) if (!had.has(`${a.seat}:${a.answer}`)) ui.fresh.add(`${a.seat}:${a.answer}`);
+      if (!before || before.role !== cur.role) ui.fresh.add(`${cur.leader}:lead`);
+    }
+    const ended = (message.events || []).filter((e) => e.type === "round_ended");
+    if (ended.length) {
+      const e = ended[ended.length - 1];
+      const outcome = (message.events || []).filter((x) => ["full_action", "full_action_declined", "shelf_bought", "shelf_declined"].includes(x.type) && x.role === e.role).map(describeEvent).filter(Boolean);
+      ui.lastRound = { role: e.role, claimant: e.claimant, outcome: outcome.length ? outcome.join(" ") : t("wb.log.round_ended", { role: roleName(e.role), name: name(e.claimant) }) };
+    }
+    if (message.view.phase === "choose") ui.lastRound = null;
+  }
+
+  return {
+    render(message) {
+      if (message !== ui.message) {
+        ui.previous = ui.message;
+        ui.message = message;
+        moves.reset();
+        remember(message, ui.previous);
+        const stage = `${message.view.set}:${message.view.phase}:${message.view.round}`;
+        if (stage !== ui.stage) {
+          ui.stage = stage;
+          ui.chooser = null;
+        }
+      } else ui.fresh = new Set(); // a redraw (language, presence): nothing new to animate
+      keepFocus(root, () => draw(message));
+    },
+    rejected() {
+      moves.reset();
+      rerender();
+    },
+    describe(event) {
+      return describeEvent(event);
+    },
+  };
+
+  // -- the table log in words ----------------------------------------------------------------
+  function ledgerWords(e) {
+    const parts = [];
+    if (e.card) parts.push(t("wb.log.takes_card", { card: cardWords(e.card) }));
+    if (e.paid && Object.keys(e.paid).length) parts.push(t("wb.log.pays", { what: amounts(e.paid) }));
+    const gained = { ...(e.gained || {}) };
+    if (Object.keys(gained).length) parts.push(t("wb.log.gains", { what: amounts(gained) }));
+    return parts.length ? parts.join(", ") : t("wb.nothing");
+  }
+
+  function describeEvent(e) {
+    switch (e.type) {
+      case "match_started":
+        return t("wb.log.match_started");
+      case "set_started":
+        return t(e.blocked && e.blocked.length ? "wb.log.set_started_blocked" : "wb.log.set_started", { set: e.set, name: name(e.leader), spell: spellName(e.spell), roles: (e.blocked || []).map(roleName).join(", ") });
+      case "variant_shuffled":
+        return t("wb.log.variant_shuffled");
+      case "roles_chosen":
+        return t("wb.log.roles_chosen", { name: name(e.seat) });
+      case "hand_confirmed":
+        return t("wb.log.hand_confirmed", { roles: e.roles.map(roleName).join(", ") });
+      case "role_led":
+        return t("wb.log.role_led", { round: e.round, name: name(e.seat), words: announce(e.role) });
+      case "passed":
+        return t(e.automatic ? "wb.log.passed_auto" : "wb.log.passed", { name: name(e.seat) });
+      case "claimed":
+        return t("wb.log.claimed", { name: name(e.seat), words: announce(e.role), previous: name(e.previous) });
+      case "favor_taken":
+        // The thieves' favor (read as "exempt") moves nothing: she is spared.
+        if (!e.card && !Object.keys(e.paid || {}).length && !Object.keys(e.gained || {}).length && (e.role === "cutpurse" || e.role === "begging_monk")) return t("wb.log.spared", { name: name(e.seat) });
+        return t("wb.log.favor_taken", { name: name(e.seat), what: ledgerWords(e) });
+      case "favor_declined":
+        return t("wb.log.favor_declined", { name: name(e.seat) });
+      case "full_action_owed":
+        return t("wb.log.full_action_owed", { name: name(e.seat), role: roleName(e.role) });
+      case "full_action":
+        return e.spell
+          ? t("wb.log.spell_cast", { name: name(e.seat), spell: spellName(e.spell), what: ledgerWords(e) })
+          : t("wb.log.full_action", { name: name(e.seat), role: roleName(e.role), what: ledgerWords(e) });
+      case "full_action_declined":
+        return t("wb.log.full_action_declined", { name: name(e.seat), role: roleName(e.role) });
+      case "drop_given":
+        return t("wb.log.drop_given", { name: name(e.seat), to: name(e.to), drop: amount(1, e.drop) });
+      case "shelf_bought":
+        return t("wb.log.shelf_bought", { name: name(e.seat), what: ledgerWords(e) });
+      case "shelf_declined":
+        return t("wb.log.shelf_declined", { name: name(e.seat) });
+      case "round_ended":
+        return t("wb.log.round_ended", { role: roleName(e.role), name: name(e.claimant) });
+      case "lead_passed":
+        return t("wb.log.lead_passed", { from: name(e.from), to: name(e.to) });
+      case "set_ended":
+        return t("wb.log.set_ended", { set: e.set, count: e.ravens });
+      case "spell_book_turned":
+        return t("wb.log.spell_book_turned", { spell: spellName(e.spell) });
+      case "game_over":
+        return t("wb.log.game_over", { names: e.winners.map(name).join(", ") });
+      default:
+        return null; // role_kept, role_unkept, lead_owed: the table shows them
+    }
+  }
+}

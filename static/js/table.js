@@ -1,0 +1,257 @@
+// Pieces every game's table is built from: tokens (cubes, drops, coins), card frames, player
+// panels, move buttons that send an action taken from `legal`, choosers, the seating order, the
+// log's word lists and the end screen ranked by `result.placings`. A game's renderer
+// (static/js/games/{id}.js) keeps only what is its own; these take already translated words,
+// so this module owns no translation keys.
+
+import { h } from "./dom.js";
+
+// -- stylesheets ---------------------------------------------------------------------------------
+const linked = new Set();
+
+/** Link a stylesheet once (a game's renderer brings its own CSS: `useStylesheet("brew.css")`). */
+export function useStylesheet(name) {
+  const href = `/static/css/${name}`;
+  if (linked.has(href) || document.querySelector(`link[data-coven-css="${CSS.escape(name)}"]`)) return;
+  linked.add(href);
+  document.head.append(h("link", { rel: "stylesheet", href, "data-coven-css": name }));
+}
+useStylesheet("table.css");
+
+// -- tokens --------------------------------------------------------------------------------------
+/** One token: `shape` is its CSS class ("cube", "drop", "coin", "vial"), `kind` its colour class
+ * (`c-{kind}`); `label` is read out and shown on hover. */
+export function token(shape, kind, label, extra = "") {
+  return h("span", { class: `${shape} c-${kind} ${extra}`.trim(), role: "img", "aria-label": label, title: label });
+}
+
+/** A token for each unit in `counts` ({kind: n}), in the order of `kinds`. */
+export function tokens(shape, counts, kinds, labelOf, extra = "") {
+  const out = [];
+  for (const kind of kinds) for (let i = 0; i < ((counts && counts[kind]) || 0); i += 1) out.push(token(shape, kind, labelOf(kind), extra));
+  return out;
+}
+
+/** A token with its count beside it ("● ×3"): a compact pile for large amounts. */
+export function tokenPile(shape, kind, count, label, { extra = "", testid = null } = {}) {
+  return h(
+    "span",
+    { class: `pile ${count ? "" : "empty"} ${extra}`.trim(), title: `${label}: ${count}`, "data-testid": testid, "data-count": String(count) },
+    token(shape, kind, label),
+    h("span", { class: "pile-count" }, `×${count}`),
+  );
+}
+
+/** The sum of a {kind: n} dictionary over `kinds` (all keys when omitted). */
+export function total(counts, kinds = null) {
+  if (!counts) return 0;
+  return (kinds || Object.keys(counts)).reduce((sum, k) => sum + (counts[k] || 0), 0);
+}
+
+/** "2 red, 1 white" from {kind: n}: `word(count, kind)` says one part, `nothing` when empty. */
+export function countsInWords(counts, kinds, word, nothing) {
+  const parts = kinds.filter((k) => counts && counts[k]).map((k) => word(counts[k], k));
+  return parts.length ? parts.join(", ") : nothing;
+}
+
+// -- icons -------------------------------------------------------------------------------------
+// Inline SVG, so no emoji font or image file is needed (a LAN table may have neither).
+const ICONS = {
+  potion: '<svg viewBox="0 0 16 16" aria-hidden="true"><path d="M6 1h4v1.2H9.4v3.6l3.9 6.9A1.6 1.6 0 0 1 11.9 15H4.1a1.6 1.6 0 0 1-1.4-2.3l3.9-6.9V2.2H6z" fill="currentColor"/></svg>',
+  raven: '<svg viewBox="0 0 16 16" aria-hidden="true"><path d="M1 10c2.2-.6 3.6-4.8 7.4-4.8 1.6 0 2.6.7 3.3 1.6H15l-2.6 1.6c-.2 3-2.7 5.1-5.6 5.1H4.6l1.2-1.9C3.6 11.9 2.2 11.3 1 10z" fill="currentColor"/><circle cx="11" cy="6.9" r=".6" fill="#000"/></svg>',
+  book: '<svg viewBox="0 0 16 16" aria-hidden="true"><path d="M1.5 3.2C3.8 2 6 2.2 8 3.8c2-1.6 4.2-1.8 6.5-.6v10c-2.3-1.1-4.5-.9-6.5.7-2-1.6-4.2-1.8-6.5-.7z" fill="currentColor"/><path d="M8 3.8v10" stroke="#000" stroke-opacity=".35"/></svg>',
+  pour: '<svg viewBox="0 0 16 16" aria-hidden="true"><path d="M2 6h12l-1.5 7.5a1.5 1.5 0 0 1-1.5 1.2H5a1.5 1.5 0 0 1-1.5-1.2z" fill="currentColor"/><path d="M8 1v3.5M6.3 3l1.7 1.6L9.7 3" stroke="currentColor" fill="none"/></svg>',
+  crown: '<svg viewBox="0 0 16 16" aria-hidden="true"><path d="M1.5 5l3.3 2.8L8 2.5l3.2 5.3L14.5 5l-1.3 7.5H2.8z" fill="currentColor"/><rect x="2.8" y="13" width="10.4" height="1.6" rx=".5" fill="currentColor"/></svg>',
+};
+
+/** An inline icon (`icon-{kind}` for colouring); `label` is read out, null for decoration. */
+export function icon(kind, label = null) {
+  const attrs = label ? { role: "img", "aria-label": label, title: label } : { "aria-hidden": "true" };
+  const node = h("span", { class: `icon icon-${kind}`, ...attrs });
+  node.innerHTML = ICONS[kind] || "";
+  return node;
+}
+
+// -- cards ---------------------------------------------------------------------------------------
+/** A card: a frame with an optional head row, a name and a body. `extra` adds classes. */
+export function card({ name, head = null, body = null, foot = null, extra = "", testid = null, data = {} }) {
+  return h(
+    "div",
+    { class: `card ${extra}`.trim(), "data-testid": testid, dataset: data },
+    head ? h("div", { class: "card-head" }, head) : null,
+    name !== null && name !== undefined ? h("div", { class: "card-name" }, name) : null,
+    body,
+    foot,
+  );
+}
+
+/** `count` face-down card backs, for a hand others may count but not read. */
+export function cardBacks(count, label) {
+  const backs = [];
+  for (let i = 0; i < count; i += 1) backs.push(h("span", { class: "card-back", "aria-hidden": "true" }));
+  return h("span", { class: "card-backs", role: "img", "aria-label": label, title: label }, backs);
+}
+
+// -- moves ---------------------------------------------------------------------------------------
+/**
+ * The move sender of one table: `send(action)` marks the table pending (`data-pending="1"` on
+ * the element `rootSelector` finds), disables every `[data-action]` control and calls
+ * `ctx.act(action)`; if the socket is down it redraws at once. `reset()` on each new message.
+ */
+export function createMoves(ctx, rootSelector, redraw) {
+  const moves = {
+    pending: false,
+    send(action) {
+      if (moves.pending) return;
+      moves.pending = true;
+      const table = ctx.root.querySelector(rootSelector);
+      if (table) table.dataset.pending = "1";
+      for (const control of ctx.root.querySelectorAll("[data-action]")) control.disabled = true;
+      if (!ctx.act(action)) {
+        moves.pending = false;
+        redraw();
+      }
+    },
+    reset() {
+      moves.pending = false;
+    },
+    /** A button that sends `action` (an object from `legal`); `kind` is its `data-action`. */
+    button(label, action, { kind = action.type, cls = "btn", key = null, content = null, title = null, testid = null } = {}) {
+      return h(
+        "button",
+        { class: cls, type: "button", "data-action": kind, "data-key": key, "data-testid": testid, title, "aria-label": title, disabled: moves.pending, onclick: () => moves.send(action) },
+        content || label,
+      );
+    },
+  };
+  return moves;
+}
+
+/**
+ * A chooser: a titled list of options, each a button. `options` are `{content, label, onClick,
+ * kind, key, group, groupHead}`; neighbours with the same `group` key are shown together under
+ * the first one's `groupHead` (a node or text).
+ * Escape or the cancel button calls `onCancel` (omit it for a chooser that cannot be closed).
+ */
+export function chooser({ title, help = null, options, onCancel = null, cancelLabel = "", disabled = false, testid = "chooser" }) {
+  const groups = [];
+  for (const option of options) {
+    const last = groups[groups.length - 1];
+    if (last && option.group !== undefined && last.group === option.group) last.options.push(option);
+    else groups.push({ group: option.group, head: option.groupHead, options: [option] });
+  }
+  const button = (o) =>
+    h("li", {}, h("button", { class: `btn option variant ${o.cls || ""}`, type: "button", "data-action": o.kind, "data-key": o.key, "aria-label": o.label, title: o.label, disabled, onclick: o.onClick }, o.content || o.label));
+  return h(
+    "div",
+    { class: "chooser", role: "dialog", "aria-label": title, "data-testid": testid, onkeydown: onCancel ? (event) => { if (event.key === "Escape") onCancel(); } : null },
+    h("h4", {}, title),
+    help ? h("p", { class: "small muted" }, help) : null,
+    groups.map((g) =>
+      h(
+        "div",
+        { class: "chooser-group" },
+        g.head !== undefined && g.head !== null ? h("div", { class: "chooser-group-head" }, g.head) : null,
+        h("ul", { class: "variants" }, g.options.map(button)),
+      ),
+    ),
+    onCancel ? h("button", { class: "btn ghost", type: "button", "data-role": "cancel", onclick: onCancel }, cancelLabel) : null,
+  );
+}
+
+// -- players -------------------------------------------------------------------------------------
+/** The seats in table order, starting after `me` (a spectator: from seat 0); `me` left out. */
+export function seatsAround(count, me) {
+  const out = [];
+  for (let i = 1; i <= count; i += 1) {
+    const seat = me === null || me === undefined ? i - 1 : (me + i) % count;
+    if (seat !== me) out.push(seat);
+  }
+  return out;
+}
+
+/** A presence dot for a seat: bot, connected or away (from `ctx.seatInfo`). */
+export function presenceDot(ctx, seat) {
+  const info = ctx.seatInfo(seat);
+  const state = info && info.bot ? "bot" : info && info.connected ? "on" : "off";
+  return h("span", { class: `dot ${state}`, "aria-hidden": "true" });
+}
+
+/** A status chip: `kind` is "busy", "ok" or "" (neutral). */
+export function chip(text, kind = "", testid = null) {
+  return text ? h("span", { class: `chip ${kind}`.trim(), "data-testid": testid }, text) : null;
+}
+
+/**
+ * A player's board: a header (presence dot, name, chips) and the body. `mine` marks the
+ * viewer's own board (`data-testid="my-board"`, others `board-{seat}`); `active` the seat that
+ * owes a move now.
+ */
+export function playerBoard(ctx, seat, { mine = false, active = false, chips = [], body = [], extra = "" } = {}) {
+  return h(
+    "section",
+    { class: `board ${mine ? "mine" : ""} ${active ? "active" : ""} ${extra}`.trim(), "data-seat": seat, "data-testid": mine ? "my-board" : `board-${seat}` },
+    h(
+      "header",
+      { class: "board-head" },
+      presenceDot(ctx, seat),
+      h("strong", { class: "board-name", "data-testid": mine ? "my-seat-name" : null }, ctx.seatName(seat)),
+      chips,
+    ),
+    body,
+  );
+}
+
+/** Keep keyboard focus on the control with the same `data-key` across a redraw. */
+export function keepFocus(root, redraw) {
+  const active = document.activeElement;
+  const key = active && root.contains(active) ? active.dataset.key : null;
+  redraw();
+  if (!key) return;
+  const again = root.querySelector(`[data-key="${CSS.escape(key)}"]`);
+  if (again) again.focus();
+}
+
+// -- the end of the match ------------------------------------------------------------------------
+/** Seats ordered by `result.placings` (1 first; ties keep seat order), scores for older results. */
+export function ranking(result, seats) {
+  const place = (seat) => (result.placings && result.placings.length ? result.placings[seat] : null);
+  if (seats.every((s) => place(s) !== null && place(s) !== undefined)) return [...seats].sort((a, b) => place(a) - place(b) || a - b);
+  return [...seats].sort((a, b) => (result.scores[b] || 0) - (result.scores[a] || 0) || a - b);
+}
+
+/**
+ * The end screen (`data-testid="game-over"`): a headline, the reason, every seat by place with
+ * `line(seat)` (score and details, as nodes), a rematch button and the way back to the lobby.
+ * `words`: {headline, reason, place(n), rematch, lobby}.
+ */
+export function endScreen(ctx, result, seats, { words, line }) {
+  const order = ranking(result, seats);
+  const placeOf = (seat) => (result.placings && result.placings.length ? result.placings[seat] : order.indexOf(seat) + 1);
+  return h(
+    "section",
+    { class: "end-screen", "data-testid": "game-over", role: "status" },
+    h("div", { class: "trophy", "aria-hidden": "true" }, "☾✦"),
+    h("h2", { "data-testid": "winner" }, words.headline),
+    words.reason ? h("p", { "data-testid": "win-reason" }, words.reason) : null,
+    h(
+      "ol",
+      { class: "scores", "data-testid": "ranking" },
+      order.map((seat) =>
+        h(
+          "li",
+          { class: result.winners.includes(seat) ? "winner" : "", "data-seat": seat, "data-place": placeOf(seat) },
+          h("span", { class: "place" }, words.place(placeOf(seat))),
+          h("strong", {}, ctx.seatName(seat)),
+          line(seat),
+        ),
+      ),
+    ),
+    h(
+      "div",
+      { class: "button-row" },
+      h("button", { class: "btn primary", type: "button", "data-testid": "rematch", onclick: (event) => { event.currentTarget.disabled = true; ctx.rematch(); } }, words.rematch),
+      h("a", { class: "btn", href: "/" }, words.lobby),
+    ),
+  );
+}

@@ -1,0 +1,267 @@
+"""A whole Witch's Brew match played by clicking, in Chromium, against `coven serve`.
+
+Two people in two browsers (one on a phone-sized screen, in Vietnamese) and a bot the host adds;
+a spectator watches in Spanish and sees no hand, neither on the page nor in her state message.
+Every move is a click on a control the table drew from `legal`.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.e2e.test_table import Player, new_player, shot
+
+pytestmark = pytest.mark.e2e
+
+MATCH_SECONDS = 150
+
+# The clickable moves on the page right now (a chooser's options first), or why there are none.
+PICK_JS = """
+() => {
+  for (const old of document.querySelectorAll('[data-e2e]')) delete old.dataset.e2e;
+  const table = document.querySelector('#table .wb');
+  if (!table) return {state: 'none'};
+  if (document.querySelector('[data-testid=game-over]')) return {state: 'over'};
+  if (table.dataset.pending === '1' || table.dataset.myTurn !== '1') return {state: 'wait'};
+  const visible = (e) => !e.disabled && e.offsetParent !== null;
+  const find = (selector) => [...document.querySelectorAll(selector)].filter(visible);
+  const chooser = find('#table .chooser [data-action]');
+  const all = chooser.length ? chooser : find('#table [data-action]');
+  if (!all.length) return {state: 'wait'};
+  return {state: 'move', kinds: all.map((e) => e.dataset.action), chooser: chooser.length > 0,
+          phase: table.dataset.phase, set: +table.dataset.set};
+}
+"""
+
+MARK_JS = """
+([index, chooser]) => {
+  const visible = (e) => !e.disabled && e.offsetParent !== null;
+  const pool = chooser ? '#table .chooser [data-action]' : '#table [data-action]';
+  const all = [...document.querySelectorAll(pool)].filter(visible);
+  if (!all[index]) return false;
+  all[index].dataset.e2e = 'pick';
+  return true;
+}
+"""
+
+
+def choose(kinds: list[str], chooser: bool, rng: random.Random) -> int:
+    """A random witch who likes to brew: she claims or takes favors more often than not."""
+    if chooser:
+        return rng.randrange(len(kinds))
+
+    def of(*names: str) -> list[int]:
+        return [i for i, k in enumerate(kinds) if k in names]
+
+    if of("confirm"):
+        return of("confirm")[0]
+    if of("keep"):
+        return rng.choice(of("keep"))
+    if of("claim", "favor", "open-favor", "decline_favor"):
+        roll = rng.random()
+        if roll < 0.4 and of("claim"):
+            return of("claim")[0]
+        if roll < 0.85 and of("favor", "open-favor"):
+            return of("favor", "open-favor")[0]
+        return rng.choice(of("claim", "favor", "open-favor", "decline_favor"))
+    if of("act") and rng.random() < 0.9:
+        return rng.choice(of("act"))
+    for group in (("lead",), ("pass",), ("give",), ("buy", "no_buy"), ("decline",)):
+        if of(*group):
+            return rng.choice(of(*group))
+    return rng.randrange(len(kinds))
+
+
+def step(player: Player, rng: random.Random) -> dict[str, Any]:
+    info: dict[str, Any] = player.page.evaluate(PICK_JS)
+    if info["state"] != "move":
+        return info
+    index = choose(info["kinds"], info["chooser"], rng)
+    if not player.page.evaluate(MARK_JS, [index, info["chooser"]]):
+        return {"state": "wait"}
+    try:
+        player.page.click("[data-e2e=pick]", timeout=600)
+    except Exception:  # the table re-rendered under the mouse (the bot moved): look again
+        return {"state": "wait"}
+    return info
+
+
+OVERFLOW_JS = """
+() => {
+  for (const animation of document.getAnimations()) {
+    const timing = animation.effect && animation.effect.getComputedTiming();
+    if (timing && timing.endTime !== Infinity) animation.finish();
+  }
+  const width = document.documentElement.clientWidth;
+  return [...document.querySelectorAll('body *')]
+    .filter((e) => e.getBoundingClientRect().right > width + 1)
+    .slice(0, 5)
+    .map((e) => `${e.tagName}.${e.className} ${Math.round(e.getBoundingClientRect().right)}`);
+}
+"""
+
+
+def assert_fits_the_screen(player: Player) -> None:
+    """Nothing sticks out sideways on a phone-sized screen (the thinking pulse keeps running)."""
+    assert player.page.evaluate(OVERFLOW_JS) == []
+
+
+SPECTATOR_STATE_JS = """
+() => {
+  const state = window.coven.page.state;
+  return {seat: state.seat, legal: state.legal.length,
+          hands: state.view.players.map((p) => p.hand),
+          setAside: state.view.players.map((p) => p.set_aside)};
+}
+"""
+
+
+def until(read: Any, wanted: str, seconds: float = 10) -> str:
+    """Poll ``read()`` until it contains ``wanted`` (the page's CSP forbids wait_for_function's
+    string evaluation)."""
+    deadline = time.monotonic() + seconds
+    while True:
+        text = str(read())
+        if wanted in text:
+            return text
+        assert time.monotonic() < deadline, f"{wanted!r} never appeared (last: {text!r})"
+        time.sleep(0.05)
+
+
+def assert_sees_no_hand(spectator: Player, *, over: bool = False) -> None:
+    page = spectator.page
+    assert page.locator("[data-testid=hand]").count() == 0
+    assert page.locator("[data-testid=hand-card]").count() == 0
+    assert page.locator("#table [data-action]").count() == 0
+    assert page.locator("[data-testid=spectating]").count() == (0 if over else 1)
+    seen = page.evaluate(SPECTATOR_STATE_JS)
+    assert seen["seat"] is None and seen["legal"] == 0
+    assert seen["hands"] == ["hidden"] * 3, seen
+    assert seen["setAside"] == ["hidden"] * 3, seen
+
+
+def test_whole_brew_match_by_clicking(browser: Any, coven_server: str, artifacts: Path) -> None:
+    rng = random.Random(2008)
+    host = new_player(browser, "Morgana", locale="en-US", viewport={"width": 1366, "height": 900})
+    phone = new_player(
+        browser,
+        "Baba",
+        locale="vi-VN",
+        viewport={"width": 375, "height": 812},
+        is_mobile=True,
+        has_touch=True,
+    )
+    spectator = new_player(
+        browser, "spectator", locale="es-ES", viewport={"width": 1280, "height": 900}
+    )
+    players = [host, phone]
+    everyone = [*players, spectator]
+
+    page = host.page
+    page.goto(f"{coven_server}/")
+    page.check("[data-testid=game-list] input[value=witchs-brew]")
+    page.fill("[data-testid=host-name]", host.name)
+    page.check("[data-testid=visibility-private]")
+    page.click("[data-testid=create-room]")
+    page.wait_for_url("**/r/*")
+    invite = until(lambda: page.input_value("[data-testid=invite-link]"), "/r/")
+    phone.page.goto(invite)
+    phone.page.fill("[data-testid=join-name]", phone.name)
+    phone.page.click("[data-testid=join-button]")
+    phone.page.wait_for_selector(f"[data-testid=seat-1] >> text={phone.name}")
+    spectator.page.goto(invite)
+    spectator.page.wait_for_selector("[data-testid=seat-1]")
+    page.click("[data-testid=add-bot]")
+    page.wait_for_selector("[data-testid=seat-2]")
+    page.click("[data-testid=start]")
+    for player in everyone:
+        player.page.wait_for_selector("#table .wb [data-testid=phase]")
+
+    # Choosing 5 of 12: twelve role cards to tap, a counter, and the confirm button at 5.
+    page.wait_for_selector("#table [data-testid=choose] [data-action=keep]")
+    assert page.locator("#table [data-testid=choose] [data-action=keep]").count() == 12
+    for _ in range(2):
+        page.locator("#table [data-action=keep]").first.click()
+        page.wait_for_selector("#table .wb[data-pending='0']")
+    until(lambda: page.inner_text("[data-testid=kept-count]"), "2/5")
+    shot(host, artifacts, "brew-choose")
+    phone.page.wait_for_selector("#table [data-testid=choose] [data-action=keep]")
+    shot(phone, artifacts, "brew-choose-phone-vi", full_page=False)
+    assert_fits_the_screen(phone)
+    assert_sees_no_hand(spectator)
+
+    moments: set[str] = set()
+    bidding = "#table .claim .answer.a-claim, #table .claim .answer.a-favor"
+    waiting = "#table .claim .answer.a-waiting"
+    responding = "#table .wb[data-phase=respond]"
+
+    def seen(page: Any, *selectors: str) -> bool:
+        return all(page.locator(selector).count() for selector in selectors)
+
+    def look(player: Player) -> None:
+        """Pictures of the moments a player would notice, taken once each."""
+        if "bidding" not in moments and seen(host.page, bidding, waiting):
+            shot(host, artifacts, "brew-bidding")
+            moments.add("bidding")
+        if "phone" not in moments and seen(phone.page, responding, "[data-testid=hand-card]"):
+            shot(phone, artifacts, "brew-phone-vi", full_page=False)
+            assert_fits_the_screen(phone)
+            moments.add("phone")
+        if "spectator" not in moments and spectator.page.locator("#table .claim").count():
+            shot(spectator, artifacts, "brew-spectator-es")
+            assert_sees_no_hand(spectator)
+            moments.add("spectator")
+
+    deadline = time.monotonic() + MATCH_SECONDS
+    over: set[str] = set()
+    while len(over) < len(players):
+        assert time.monotonic() < deadline, "the match did not end in time"
+        moved = False
+        for player in players:
+            if player.name in over:
+                continue
+            look(player)
+            info = step(player, rng)
+            if info["state"] == "over":
+                over.add(player.name)
+            moved = moved or info["state"] == "move"
+        if not moved:
+            host.page.wait_for_timeout(20)
+
+    for player in everyone:
+        player.page.wait_for_selector("[data-testid=game-over]")
+    shot(host, artifacts, "brew-end")
+    shot(phone, artifacts, "brew-end-phone-vi", full_page=False)
+    assert_fits_the_screen(phone)
+    shot(spectator, artifacts, "brew-end-spectator-es")
+    assert {"bidding", "spectator"} <= moments, moments
+
+    # The end screen ranks by the result's placings.
+    result = page.evaluate("window.coven.page.state.result")
+    rows = page.locator("[data-testid=ranking] li")
+    seats = [int(s) for s in rows.evaluate_all("(li) => li.map((e) => e.dataset.seat)")]
+    assert sorted(seats) == [0, 1, 2]
+    assert [result["placings"][s] for s in seats] == sorted(result["placings"])
+    assert page.inner_text("[data-testid=winner]").strip()
+    assert_sees_no_hand(spectator, over=True)
+
+    # The log told the bidding in words.
+    log = page.inner_text("[data-testid=log]")
+    assert re.search(r"Set \d+ begins", log), log
+    assert "“I am the" in log and "ravens taken" in log
+    spec_log = spectator.page.inner_text("[data-testid=log]")
+    assert "«¡Soy" in spec_log and re.search(r"Empieza la mano \d+", spec_log)
+
+    for player in everyone:
+        missing = player.page.evaluate("window.coven.missingKeys()")
+        assert missing == [], f"{player.name}: missing translations {missing}"
+    for player in everyone:
+        assert player.errors == [], f"{player.name}: {player.errors}"
+    for player in everyone:
+        player.page.context.close()
