@@ -38,5 +38,9 @@ def plies(players: int, seed: int, options: dict[str, Any] | None = None) -> Ite
 
 
 def mode(seed: int) -> dict[str, str]:
-    """Half the matches with Initiates, half with personalities chosen from two."""
-    return {"personalities": "choose" if seed % 2 else "initiates"}
+    """Half the matches with Initiates, half with personalities chosen from two; a third of them
+    (crossing both) with open production in initiative order."""
+    return {
+        "personalities": "choose" if seed % 2 else "initiates",
+        "production": "initiative" if seed % 3 == 2 else "simultaneous",
+    }
