@@ -22,7 +22,13 @@ MATCHES = [
     (2, 3, {"personalities": "initiates"}),
     (3, 5, {"personalities": "choose"}),
     (4, 8, {"personalities": "choose"}),
+    (3, 7, {"personalities": "choose", "production": "initiative"}),
 ]
+
+
+def _name(players: int, seed: int, options: dict[str, Any]) -> str:
+    open_ = "-initiative" if options.get("production") == "initiative" else ""
+    return f"whirling-{players}p-seed{seed}-{options['personalities']}{open_}.jsonl"
 
 
 def record(players: int, seed: int, options: dict[str, Any]) -> list[str]:
@@ -51,7 +57,7 @@ def record(players: int, seed: int, options: dict[str, Any]) -> list[str]:
 def test_playthrough_matches_the_recording(
     players: int, seed: int, options: dict[str, Any]
 ) -> None:
-    path = FOLDER / f"whirling-{players}p-seed{seed}-{options['personalities']}.jsonl"
+    path = FOLDER / _name(players, seed, options)
     lines = record(players, seed, options)
     if os.environ.get("COVEN_UPDATE_PLAYTHROUGHS"):
         path.write_text("\n".join(lines) + "\n")
