@@ -215,3 +215,15 @@ def test_any_json_is_accepted_exactly_when_legal(position: Any, seat: int, actio
             GAME.apply(position, seat, action)
         assert refused.value.code and refused.value.message
     assert GAME.dump(position) == before
+
+
+@pytest.mark.parametrize("players", [3, 5])
+def test_the_stage_holds_while_choosing_and_moves_after_every_sequential_action(
+        players: int) -> None:
+    for seed in range(DEEP_MATCHES_PER_COUNT):
+        for ply in plies(players, 70_000 + seed, mode(players, seed)):
+            same = GAME.stage(ply.before) == GAME.stage(ply.after)
+            if ply.before.phase == "choose" and ply.after.phase == "choose":
+                assert same, "the stage moved during the simultaneous choice"
+            else:
+                assert not same, f"{ply.action} left the stage {GAME.stage(ply.before)}"
