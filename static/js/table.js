@@ -255,3 +255,65 @@ export function endScreen(ctx, result, seats, { words, line }) {
     ),
   );
 }
+
+// -- the full text of a card on hover or tap -----------------------------------------------------
+/**
+ * One floating panel for the full text of what is under the pointer: hovering or focusing an
+ * element of `root` that has `data-detail` shows `describe(element)` (nodes, or null for none)
+ * beside it; a tap or click on it (not on a control inside it) pins the panel until its close
+ * button or Escape. The panel lives outside `root`, so a redraw keeps it: call `refresh()` after
+ * each redraw (a hover panel whose element is gone closes). It never takes clicks while hovering.
+ */
+export function attachDetail(root, describe, closeLabel) {
+  const body = h("div", { class: "detail-body" });
+  const panel = h("aside", { class: "detail-panel", hidden: true, "aria-live": "polite", "data-testid": "card-detail" });
+  const close = h("button", { class: "btn small ghost detail-close", type: "button", "aria-label": closeLabel, title: closeLabel, onclick: () => hide() }, "×");
+  panel.append(close, body);
+  document.body.append(panel);
+  let shownFor = null;
+  let pinned = false;
+
+  function place(el) {
+    const rect = el.getBoundingClientRect();
+    const width = Math.min(300, document.documentElement.clientWidth - 16);
+    panel.style.width = `${width}px`;
+    panel.style.left = `${Math.max(8, Math.min(rect.left, document.documentElement.clientWidth - width - 8))}px`;
+    const below = rect.bottom + 6;
+    const height = panel.offsetHeight;
+    panel.style.top = `${below + height < window.innerHeight ? below : Math.max(8, rect.top - height - 6)}px`;
+  }
+  function show(el, pin) {
+    const content = describe(el);
+    if (!content) return;
+    body.replaceChildren(...[content].flat().filter(Boolean));
+    shownFor = el;
+    pinned = pin;
+    panel.classList.toggle("pinned", pin);
+    panel.hidden = false;
+    place(el);
+  }
+  function hide() {
+    panel.hidden = true;
+    pinned = false;
+    shownFor = null;
+  }
+  const target = (event) => {
+    const el = event.target instanceof Element ? event.target.closest("[data-detail]") : null;
+    return el && root.contains(el) ? el : null;
+  };
+  root.addEventListener("mouseover", (event) => { const el = target(event); if (el && !pinned && el !== shownFor) show(el, false); });
+  root.addEventListener("mouseout", (event) => { const el = target(event); if (el && !pinned && !el.contains(event.relatedTarget)) hide(); });
+  root.addEventListener("focusin", (event) => { const el = target(event); if (el && !pinned) show(el, false); });
+  root.addEventListener("click", (event) => {
+    if (event.target instanceof Element && event.target.closest("button, a, input, select, summary")) return;
+    const el = target(event);
+    if (el) show(el, true);
+  });
+  document.addEventListener("keydown", (event) => { if (event.key === "Escape" && !panel.hidden) hide(); });
+  return {
+    hide,
+    refresh() {
+      if (!panel.hidden && !pinned && shownFor && !shownFor.isConnected) hide();
+    },
+  };
+}
