@@ -18,12 +18,13 @@ from engine.protocol import IllegalAction
 class Ledger:
     """What one action moved, for its event: ``{"paid": {...}, "gained": {...}, "card": id}``."""
 
-    __slots__ = ("card", "gained", "paid")
+    __slots__ = ("card", "gained", "paid", "taken_from")
 
     def __init__(self) -> None:
         self.paid: dict[str, int] = {}
         self.gained: dict[str, int] = {}
         self.card: str | None = None
+        self.taken_from: list[int] = []  # the Cutpurse's victims, in the order they paid
 
     def fields(self) -> dict[str, Any]:
         return {"paid": self.paid, "gained": self.gained, "card": self.card}

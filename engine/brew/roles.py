@@ -229,6 +229,7 @@ def _cutpurse(state: State, seat: int, p: Params, ledger: Ledger) -> None:
         if n:
             giver.gold -= n
             gain(witch, {"gold": n}, ledger)
+            ledger.taken_from.append(other)
 
 
 def _begging_monk(state: State, seat: int, p: Params, ledger: Ledger) -> None:

@@ -359,7 +359,8 @@ def _act(old: State, state: State, seat: int, action: Action, events: list[Event
     ledger = Ledger()
     effect.full(state, seat, params, ledger)
     _offered(params, effect.full_options(old, seat))
-    event = {"type": "full_action", "seat": seat, "role": cur.role, **ledger.fields()}
+    event = {"type": "full_action", "seat": seat, "role": cur.role, **ledger.fields(),
+             "taken_from": ledger.taken_from}
     if cur.role == "warlock":
         event["spell"] = state.spells[0]
     events.append(event)

@@ -190,3 +190,10 @@ def test_a_favor_the_player_cannot_pay_is_refused_with_cannot_afford() -> None:
     with pytest.raises(IllegalAction) as refused:
         GAME.apply(t.state, 1, {"type": "favor", "card": "copper-1"})
     assert refused.value.code == "cannot_afford" and GAME.dump(t.state) == before
+
+
+def test_the_cutpurse_names_whom_she_took_from() -> None:
+    t = alone("cutpurse", witches={2: {"gold": 0}})
+    events = t.do(0, {"type": "act"})
+    action = next(e for e in events if e["type"] == "full_action")
+    assert action["taken_from"] == [1] and action["gained"] == {"gold": 1}
