@@ -197,8 +197,8 @@ def test_whole_brew_match_by_clicking(browser: Any, coven_server: str, artifacts
     assert_sees_no_hand(spectator)
 
     moments: set[str] = set()
-    bidding = "#table .claim .answer.a-claim, #table .claim .answer.a-favor"
-    waiting = "#table .claim .answer.a-waiting"
+    bidding = "#table .claim .answer.a-lead"
+    answered = "#table .claim .answer:not(.a-lead):not(.a-waiting)"
     responding = "#table .wb[data-phase=respond]"
 
     def seen(page: Any, *selectors: str) -> bool:
@@ -206,7 +206,14 @@ def test_whole_brew_match_by_clicking(browser: Any, coven_server: str, artifacts
 
     def look(player: Player) -> None:
         """Pictures of the moments a player would notice, taken once each."""
-        if "bidding" not in moments and seen(host.page, bidding, waiting):
+        # Mid-claim from the host's seat: she holds the role and must answer (the table waits
+        # for her, so the picture is of exactly that moment).
+        # The first such moment is kept, then replaced once by one where others already spoke.
+        holder = "#table [data-action=claim]"
+        if "bidding-answered" not in moments and seen(host.page, holder, answered):
+            shot(host, artifacts, "brew-bidding")
+            moments.update({"bidding", "bidding-answered"})
+        elif "bidding" not in moments and seen(host.page, holder, bidding):
             shot(host, artifacts, "brew-bidding")
             moments.add("bidding")
         if "phone" not in moments and seen(phone.page, responding, "[data-testid=hand-card]"):

@@ -44,6 +44,7 @@ export async function createRenderer(ctx) {
     stage: "",
     lastRound: null, // {role, leader, answers, claimant, outcome}: the round just finished
     fresh: new Set(), // answers new in this message ("seat:answer"), to animate
+    took: new Map(), // seat -> what her favor gave her this round, in words (from the events)
   };
   const moves = createMoves(ctx, ".wb", rerender);
 
@@ -186,6 +187,7 @@ export async function createRenderer(ctx) {
         h("span", { class: "bubble" }, words),
         holds ? h("span", { class: "crown" }, icon("crown"), " ", t("wb.holds_claim")) : null,
         outbid ? h("span", { class: "small muted" }, t("wb.outbid")) : null,
+        answer === "favor" && ui.took.has(seat) ? h("span", { class: "answer-what" }, ui.took.get(seat)) : null,
       );
     };
     const items = [bubble(cur.leader, "lead")];
@@ -202,6 +204,9 @@ export async function createRenderer(ctx) {
         ),
       );
     }
+    // A claim taken over in this very message is called out, so the table feels the bidding.
+    const takeover = cur.answers.filter((a) => a.answer === "claim" && ui.fresh.has(`${a.seat}:claim`)).pop();
+    const before = takeover ? claimants[claimants.indexOf(takeover.seat) - 1] : null;
     let after = null;
     if (view.phase === "act") after = t("wb.full_action_due", { name: name(cur.claimant), role: roleName(cur.role) });
     if (view.phase === "tribute") after = t("wb.tribute_due", { name: name(cur.claimant), names: cur.givers.map(name).join(", ") });
@@ -210,6 +215,7 @@ export async function createRenderer(ctx) {
       "section",
       { class: "claim", "data-testid": "claim", "data-role": cur.role, "data-claimant": String(cur.claimant), "aria-live": "polite" },
       h("div", { class: "zone-label" }, t("wb.this_round", { round: view.round })),
+      takeover ? h("p", { class: "takeover", "data-testid": "takeover" }, t("wb.takeover", { name: name(takeover.seat), previous: name(before) })) : null,
       h(
         "div",
         { class: "claim-body" },
@@ -241,7 +247,7 @@ export async function createRenderer(ctx) {
     const p = view.players[seat];
     if (view.phase === "over") return [null, ""];
     if (view.phase === "choose") return p.confirmed ? [t("wb.status.chosen"), "ok"] : [t("wb.status.choosing"), "busy"];
-    if (message.to_move.includes(seat)) return [view.phase === "lead" ? t("wb.status.leading") : t("wb.status.to_move"), "busy"];
+    if (message.to_move.includes(seat)) return [t(`wb.status.${view.phase}`), "busy"];
     return [null, ""];
   }
 
@@ -570,6 +576,10 @@ export async function createRenderer(ctx) {
       for (const a of cur.answers) if (!had.has(`${a.seat}:${a.answer}`)) ui.fresh.add(`${a.seat}:${a.answer}`);
       if (!before || before.role !== cur.role) ui.fresh.add(`${cur.leader}:lead`);
     }
+    for (const e of message.events || []) {
+      if (e.type === "role_led") ui.took = new Map();
+      if (e.type === "favor_taken") ui.took.set(e.seat, favorWords(e));
+    }
     const ended = (message.events || []).filter((e) => e.type === "round_ended");
     if (ended.length) {
       const e = ended[ended.length - 1];
@@ -613,6 +623,11 @@ export async function createRenderer(ctx) {
     return parts.length ? parts.join(", ") : t("wb.nothing");
   }
 
+  function favorWords(e) {
+    const spared = !e.card && !Object.keys(e.paid || {}).length && !Object.keys(e.gained || {}).length && (e.role === "cutpurse" || e.role === "begging_monk");
+    return spared ? t("wb.spared") : ledgerWords(e);
+  }
+
   function describeEvent(e) {
     switch (e.type) {
       case "match_started":
@@ -633,8 +648,7 @@ export async function createRenderer(ctx) {
         return t("wb.log.claimed", { name: name(e.seat), words: announce(e.role), previous: name(e.previous) });
       case "favor_taken":
         // The thieves' favor (read as "exempt") moves nothing: she is spared.
-        if (!e.card && !Object.keys(e.paid || {}).length && !Object.keys(e.gained || {}).length && (e.role === "cutpurse" || e.role === "begging_monk")) return t("wb.log.spared", { name: name(e.seat) });
-        return t("wb.log.favor_taken", { name: name(e.seat), what: ledgerWords(e) });
+        return t("wb.log.favor_taken", { name: name(e.seat), what: favorWords(e) });
       case "favor_declined":
         return t("wb.log.favor_declined", { name: name(e.seat) });
       case "full_action_owed":
