@@ -98,7 +98,8 @@ function readOptions() {
   for (const [name, schema] of Object.entries(properties)) {
     if (schema.enum) {
       const picked = document.querySelector(`input[name="opt-${name}"]:checked`);
-      if (picked) options[name] = picked.value;
+      // A radio's value is text: send the schema's own value (Seasons' edition is 1 or 2).
+      if (picked) options[name] = schema.enum.find((v) => String(v) === picked.value) ?? picked.value;
     } else if (schema.type === "boolean") {
       const box = document.querySelector(`input[name="opt-${name}"]`);
       if (box) options[name] = box.checked;
