@@ -1,0 +1,283 @@
+"""A whole 2-player Seasons match (apprentice level) played by clicking, in Chromium, against
+`coven serve`: one sorcerer and a bot the host adds, a spectator in Spanish who sees no hand and
+no library, the table on a phone-sized screen in Vietnamese for a while, and a master-level draft
+looked at before. Every move is a click on a control the table drew from `legal`.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.e2e.test_table import Player, new_player, shot
+
+pytestmark = pytest.mark.e2e
+
+MATCH_SECONDS = 240
+
+# The clickable moves on the page right now (a chooser's options first), or why there are none.
+PICK_JS = """
+() => {
+  for (const old of document.querySelectorAll('[data-e2e]')) delete old.dataset.e2e;
+  const table = document.querySelector('#table .se');
+  if (!table) return {state: 'none'};
+  if (document.querySelector('[data-testid=game-over]')) return {state: 'over'};
+  if (table.dataset.pending === '1' || table.dataset.myTurn !== '1') return {state: 'wait'};
+  const visible = (e) => !e.disabled && e.offsetParent !== null;
+  const find = (selector) => [...document.querySelectorAll(selector)].filter(visible);
+  const chooser = find('#table .chooser [data-action]');
+  const all = chooser.length ? chooser : find('#table [data-action]');
+  if (!all.length) return {state: 'wait'};
+  return {state: 'move', kinds: all.map((e) => e.dataset.action), chooser: chooser.length > 0,
+          phase: table.dataset.phase, year: +table.dataset.year};
+}
+"""
+
+MARK_JS = """
+([index, chooser]) => {
+  const visible = (e) => !e.disabled && e.offsetParent !== null;
+  const pool = chooser ? '#table .chooser [data-action]' : '#table [data-action]';
+  const all = [...document.querySelectorAll(pool)].filter(visible);
+  if (!all[index]) return false;
+  all[index].dataset.e2e = 'pick';
+  return true;
+}
+"""
+
+
+def choose(kinds: list[str], chooser: bool, rng: random.Random) -> int:
+    """A sorcerer in a hurry: she builds, takes dice, summons what she can afford, sometimes
+    transmutes or activates, and otherwise ends her turn (always legal, so the match moves on)."""
+    if chooser:
+        return rng.randrange(len(kinds))
+
+    def of(*names: str) -> list[int]:
+        return [i for i, k in enumerate(kinds) if k in names]
+
+    if of("confirm_libraries"):
+        return of("confirm_libraries")[0]
+    if of("to_library"):
+        return rng.choice(of("to_library"))
+    if of("draft_pick"):
+        return rng.choice(of("draft_pick"))
+    if of("take_die"):
+        return rng.choice(of("take_die"))
+    if of("resolve_die"):
+        return of("resolve_die")[0]
+    if of("end_turn"):
+        roll = rng.random()
+        if roll < 0.6 and of("summon", "open-summon"):
+            return rng.choice(of("summon", "open-summon"))
+        if roll < 0.75 and of("activate", "open-activate"):
+            return rng.choice(of("activate", "open-activate"))
+        if roll < 0.9 and of("open-transmute"):
+            return of("open-transmute")[0]
+        if roll < 0.92 and of("open-bonus"):
+            return of("open-bonus")[0]
+        return of("end_turn")[0]
+    return rng.randrange(len(kinds))  # a question: any answer
+
+
+def step(player: Player, rng: random.Random) -> dict[str, Any]:
+    info: dict[str, Any] = player.page.evaluate(PICK_JS)
+    if info["state"] != "move":
+        return info
+    index = choose(info["kinds"], info["chooser"], rng)
+    if not player.page.evaluate(MARK_JS, [index, info["chooser"]]):
+        return {"state": "wait"}
+    try:
+        player.page.click("[data-e2e=pick]", timeout=1500)
+    except Exception:  # the table re-rendered under the mouse (the bot moved): look again
+        return {"state": "wait"}
+    info["kind"] = info["kinds"][index]
+    return info
+
+
+OVERFLOW_JS = """
+() => {
+  const width = document.documentElement.clientWidth;
+  return [...document.querySelectorAll('body *')]
+    .filter((e) => e.getBoundingClientRect().right > width + 1)
+    .slice(0, 5)
+    .map((e) => `${e.tagName}.${e.className} ${Math.round(e.getBoundingClientRect().right)}`);
+}
+"""
+
+SPECTATOR_STATE_JS = """
+() => {
+  const state = window.coven.page.state;
+  return {seat: state.seat, legal: state.legal.length,
+          hands: state.view.seats.map((p) => p.hand),
+          libraries: state.view.seats.map((p) => p.libraries),
+          drafts: state.view.seats.map((p) => p.draft),
+          secrets: state.view.pending.filter((t) => 'secret' in t).map((t) => t.secret)};
+}
+"""
+
+
+def until(read: Any, wanted: str, seconds: float = 10) -> str:
+    deadline = time.monotonic() + seconds
+    while True:
+        text = str(read())
+        if wanted in text:
+            return text
+        assert time.monotonic() < deadline, f"{wanted!r} never appeared (last: {text!r})"
+        time.sleep(0.05)
+
+
+def assert_fits_the_screen(player: Player) -> None:
+    assert player.page.evaluate(OVERFLOW_JS) == []
+
+
+def assert_sees_no_hand(spectator: Player) -> None:
+    page = spectator.page
+    for testid in ("hand", "hand-card", "my-libraries", "build", "draft", "my-board"):
+        assert page.locator(f"[data-testid={testid}]").count() == 0, testid
+    assert page.locator("#table [data-action]").count() == 0
+    seen = page.evaluate(SPECTATOR_STATE_JS)
+    assert seen["seat"] is None and seen["legal"] == 0
+    assert seen["hands"] == ["hidden"] * 2, seen
+    assert seen["libraries"] == ["hidden"] * 2, seen
+    assert seen["drafts"] == ["hidden"] * 2, seen
+    assert all(s == "hidden" for s in seen["secrets"]), seen
+
+
+def open_room(player: Player, server: str, level: str) -> None:
+    page = player.page
+    page.goto(f"{server}/")
+    page.check("[data-testid=game-list] input[value=seasons]")
+    page.check(f"[data-testid=option-level-{level}]")
+    page.fill("[data-testid=host-name]", player.name)
+    page.check("[data-testid=visibility-private]")
+    page.click("[data-testid=create-room]")
+    page.wait_for_url("**/r/*")
+
+
+def test_master_draft_screen(browser: Any, coven_server: str, artifacts: Path) -> None:
+    """The master level's draft: nine cards offered, each with its text, one picked by a click."""
+    host = new_player(browser, "Morgana", locale="en-US", viewport={"width": 1366, "height": 900})
+    open_room(host, coven_server, "master")
+    page = host.page
+    page.click("[data-testid=add-bot]")
+    page.wait_for_selector("[data-testid=seat-1]")
+    page.click("[data-testid=start]")
+    page.wait_for_selector("#table .se [data-testid=draft] [data-action=draft_pick]")
+    offered = page.locator("#table [data-testid=draft] .se-card")
+    assert offered.count() == 9
+    assert page.locator("#table [data-testid=draft] .card-text").first.inner_text().strip()
+    # The full text of a card beside it on hover.
+    offered.first.hover()
+    page.wait_for_selector("[data-testid=card-detail]:not([hidden])")
+    shot(host, artifacts, "seasons-draft")
+    page.locator("#table [data-action=draft_pick]").first.click()
+    page.wait_for_selector("#table .se[data-phase=draft] [data-testid=draft] .kept, #table .se[data-phase=build]")
+    assert host.page.evaluate("window.coven.missingKeys()") == []
+    assert host.errors == []
+    page.context.close()
+
+
+def test_whole_seasons_match_by_clicking(browser: Any, coven_server: str, artifacts: Path) -> None:
+    rng = random.Random(2012)
+    host = new_player(browser, "Morgana", locale="en-US", viewport={"width": 1366, "height": 900})
+    spectator = new_player(
+        browser, "spectator", locale="es-ES", viewport={"width": 1280, "height": 900}
+    )
+    everyone = [host, spectator]
+    open_room(host, coven_server, "apprentice")
+    page = host.page
+    invite = until(lambda: page.input_value("[data-testid=invite-link]"), "/r/")
+    spectator.page.goto(invite)
+    spectator.page.wait_for_selector("[data-testid=seat-0]")
+    page.click("[data-testid=add-bot]")
+    page.wait_for_selector("[data-testid=seat-1]")
+    page.click("[data-testid=start]")
+    for player in everyone:
+        player.page.wait_for_selector("#table .se [data-testid=wheel]")
+
+    # The libraries: nine cards, each with a Year II and a Year III button.
+    page.wait_for_selector("#table [data-testid=build] [data-action=to_library]")
+    assert page.locator("#table [data-testid=build] .se-card").count() == 9
+    assert_sees_no_hand(spectator)
+
+    moments: set[str] = set()
+    seen_kinds: set[str] = set()
+
+    def look() -> None:
+        """Pictures of the moments a player would notice, taken once each."""
+        if "libraries" not in moments and page.locator("#table [data-testid=library-3] .se-card").count() >= 2:
+            shot(host, artifacts, "seasons-libraries")
+            moments.add("libraries")
+        if "dice" not in moments and page.locator("#table .die-button").count() >= 2:
+            shot(host, artifacts, "seasons-dice")
+            moments.add("dice")
+        if (
+            "turn" not in moments
+            and page.locator("#table .se[data-phase=turn] [data-action=end_turn]").count()
+            and page.locator("#table [data-testid=hand-card]").count()
+            and page.locator("#table [data-testid=my-board] .in-play .se-card").count()
+        ):
+            shot(host, artifacts, "seasons-turn")
+            moments.add("turn")
+        if "phone" not in moments and "turn" in moments and page.locator("#table [data-action=end_turn]").count():
+            page.set_viewport_size({"width": 390, "height": 844})
+            page.select_option("#lang-select", "vi")
+            until(lambda: page.inner_text("#table [data-testid=phase]"), "lượt")
+            shot(host, artifacts, "seasons-phone-vi", full_page=False)
+            shot(host, artifacts, "seasons-phone-vi-full")
+            assert_fits_the_screen(host)
+            page.select_option("#lang-select", "en")
+            page.set_viewport_size({"width": 1366, "height": 900})
+            moments.add("phone")
+        if "spectator" not in moments and spectator.page.locator("#table .se[data-phase=turn]").count():
+            shot(spectator, artifacts, "seasons-spectator-es")
+            assert_sees_no_hand(spectator)
+            moments.add("spectator")
+
+    deadline = time.monotonic() + MATCH_SECONDS
+    while True:
+        assert time.monotonic() < deadline, f"the match did not end in time (seen {sorted(seen_kinds)})"
+        look()
+        info = step(host, rng)
+        if info["state"] == "over":
+            break
+        if info["state"] == "move":
+            seen_kinds.add(info["kind"])
+        else:
+            page.wait_for_timeout(20)
+
+    for player in everyone:
+        player.page.wait_for_selector("[data-testid=game-over]")
+    shot(host, artifacts, "seasons-end")
+    shot(spectator, artifacts, "seasons-end-spectator-es")
+    assert {"libraries", "dice", "turn", "phone", "spectator"} <= moments, moments
+    # The clicks went through every part of a turn.
+    assert {"to_library", "confirm_libraries", "take_die", "end_turn"} <= seen_kinds, seen_kinds
+    assert seen_kinds & {"summon", "open-summon"}, seen_kinds
+
+    # The end screen ranks by the result's placings, with each part of the score.
+    result = page.evaluate("window.coven.page.state.result")
+    rows = page.locator("[data-testid=ranking] li")
+    seats = [int(s) for s in rows.evaluate_all("(li) => li.map((e) => e.dataset.seat)")]
+    assert sorted(seats) == [0, 1]
+    assert [result["placings"][s] for s in seats] == sorted(result["placings"])
+    assert page.inner_text("[data-testid=winner]").strip()
+    assert "prestige" in page.inner_text("[data-testid=ranking]")
+    assert_sees_no_hand(spectator)
+
+    # The log told the match in words, in each one's language.
+    log = page.inner_text("[data-testid=log]")
+    assert "Round 1 (year I, Winter)" in log and "takes a die" in log and "Year II begins" in log
+    spec_log = spectator.page.inner_text("[data-testid=log]")
+    assert "toma un dado" in spec_log and "Empieza el año III" in spec_log
+
+    for player in everyone:
+        missing = player.page.evaluate("window.coven.missingKeys()")
+        assert missing == [], f"{player.name}: missing translations {missing}"
+    for player in everyone:
+        assert player.errors == [], f"{player.name}: {player.errors}"
+    for player in everyone:
+        player.page.context.close()
