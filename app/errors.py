@@ -39,6 +39,7 @@ STATUS: dict[str, int] = {
     "too_large": 413,
     "too_deep": 422,
     "bad_text": 422,
+    "bad_number": 422,
     "bad_origin": 403,
     "unknown_bot": 422,
 }

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gc
 import importlib
 import importlib.util
@@ -56,6 +57,8 @@ SECURITY_HEADERS = [
     (b"x-frame-options", b"DENY"),
 ]
 _BODY_METHODS = {"POST", "PUT", "PATCH"}
+DRAIN_BYTES = 1024 * 1024
+DRAIN_SECONDS = 2.0
 
 
 def _error(status: int, code: str, message: str) -> JSONResponse:
@@ -154,10 +157,40 @@ class RequestGuard:
         return f"the path and query are limited to {self.max_url} bytes"
 
     async def _too_large(self, scope: Scope, receive: Receive, send: Send) -> None:
-        response = _error(413, "too_large", f"bodies are limited to {self.max_body} bytes")
-        # Unread body bytes stay unread: the connection is closed after this answer.
-        response.headers["connection"] = "close"
-        await response(scope, receive, send)
+        body = wire.dumps(
+            {
+                "error": {
+                    "code": "too_large",
+                    "message": f"bodies are limited to {self.max_body} bytes",
+                }
+            }
+        ).encode()
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 413,
+                "headers": [
+                    (b"content-type", b"application/json"),
+                    (b"content-length", str(len(body)).encode()),
+                    (b"connection", b"close"),
+                ],
+            }
+        )
+        await send({"type": "http.response.body", "body": body, "more_body": True})
+        # The answer is out; read (and drop) a little more of what the client is still
+        # sending, so it can read the answer before the connection closes under it. Never
+        # more than DRAIN_BYTES: the rest of the body is not read at all.
+        drained = 0
+        with contextlib.suppress(Exception):
+            async with asyncio.timeout(DRAIN_SECONDS):
+                while drained < DRAIN_BYTES:
+                    message = await receive()
+                    if message["type"] != "http.request":
+                        break
+                    drained += len(message.get("body", b""))
+                    if not message.get("more_body", False):
+                        break
+        await send({"type": "http.response.body", "body": b"", "more_body": False})
 
 
 def _json_refusal(body: bytes) -> JSONResponse | None:

@@ -9,6 +9,7 @@ store U+0000 and no UTF-8 encoder can write a surrogate, so such input used to e
 
 from __future__ import annotations
 
+import math
 import re
 import unicodedata
 from typing import Any
@@ -56,7 +57,7 @@ def display_name(text: str, max_chars: int = 40) -> str:
     """A seat or host name: cleaned; refused (``ValueError``, a 422) when nothing visible is
     left or it is longer than ``max_chars``."""
     name = clean_display(text)
-    if not name:
+    if not any(unicodedata.category(c)[0] in "LNPS" for c in name):
         raise ValueError("a name needs at least one visible character")
     if len(name) > max_chars:
         raise ValueError(f"a name is at most {max_chars} characters")
@@ -96,13 +97,22 @@ def json_depth(value: Any) -> int:
 
 
 def check_json(value: Any, where: str, max_depth: int = MAX_JSON_DEPTH) -> None:
-    """Refuse JSON nested deeper than ``max_depth`` or holding a control character or a
-    surrogate in any string or key (``bad_text`` / ``too_deep``)."""
+    """Refuse JSON nested deeper than ``max_depth`` (``too_deep``), holding a control
+    character or a surrogate in any string or key (``bad_text``), or a number no JSON encoder
+    writes back: beyond 64 bits, NaN, infinite (``bad_number``)."""
     stack: list[tuple[Any, int]] = [(value, 0)]
     while stack:
         item, depth = stack.pop()
         if isinstance(item, str):
             check_machine_text(item, where)
+        elif isinstance(item, bool):
+            continue
+        elif isinstance(item, int):
+            if not -(2**63) <= item < 2**64:
+                raise CovenError("bad_number", f"{where}: integers are limited to 64 bits")
+        elif isinstance(item, float):
+            if not math.isfinite(item):
+                raise CovenError("bad_number", f"{where}: numbers must be finite")
         elif isinstance(item, dict | list):
             if depth >= max_depth:
                 raise CovenError("too_deep", f"{where}: JSON is nested deeper than {max_depth}")

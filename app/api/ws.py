@@ -183,12 +183,16 @@ async def _open(
 async def _close(websocket: WebSocket, conn: Connection) -> None:
     if websocket.client_state != WebSocketState.CONNECTED:
         return
+    abort = websocket.scope.get("coven.abort")
+    if conn.dropped.is_set() and callable(abort):
+        # A peer that stopped reading would never take a close frame: cut the connection
+        # (it reconnects and re-syncs like after any network loss).
+        abort()
+        return
     code = CLOSE_TOO_SLOW if conn.dropped.is_set() else 1000
     try:
         await asyncio.wait_for(websocket.close(code, conn.drop_reason[:100] or None), CLOSE_WAIT)
     except Exception:
-        # A peer that stopped reading never takes the close frame: cut the connection.
-        abort = websocket.scope.get("coven.abort")
         if callable(abort):
             abort()
 
@@ -262,7 +266,7 @@ async def _act(coven: Services, conn: Connection, message: dict[str, Any]) -> No
         conn.send(_error("bad_message", f"{where}: {first.get('msg', 'invalid')}", client_id))
         return
     except CovenError as exc:
-        conn.send(_error(exc.code, exc.message, None))
+        conn.send(_error(exc.code, exc.message, client_id))
         return
     keys = _limit_keys(conn)
     refused = coven.limits.refused
