@@ -228,6 +228,9 @@ def test_whole_match_by_clicking(browser: Any, coven_server: str, artifacts: Pat
     page.fill("[data-testid=host-name]", host.name)
     page.check("[data-testid=visibility-private]")
     page.check("[data-testid=option-personalities-initiates]")
+    # Open production in initiative order is a room option, off by default (blind and at once).
+    assert page.is_checked("[data-testid=option-production-simultaneous]")
+    assert "In initiative order" in page.inner_text("#game-options")
     page.click("[data-testid=create-room]")
     page.wait_for_url("**/r/*")
     page.wait_for_function(
