@@ -273,14 +273,26 @@ export function attachDetail(root, describe, closeLabel) {
   let shownFor = null;
   let pinned = false;
 
+  // Beside the element (right, else left) so the row it sits in stays readable; on a narrow
+  // screen below it, else above.
   function place(el) {
     const rect = el.getBoundingClientRect();
-    const width = Math.min(300, document.documentElement.clientWidth - 16);
+    const screen = document.documentElement.clientWidth;
+    const width = Math.min(300, screen - 16);
     panel.style.width = `${width}px`;
-    panel.style.left = `${Math.max(8, Math.min(rect.left, document.documentElement.clientWidth - width - 8))}px`;
-    const below = rect.bottom + 6;
     const height = panel.offsetHeight;
-    panel.style.top = `${below + height < window.innerHeight ? below : Math.max(8, rect.top - height - 6)}px`;
+    const top = Math.max(8, Math.min(rect.top, window.innerHeight - height - 8));
+    if (rect.right + 8 + width <= screen - 8) {
+      panel.style.left = `${rect.right + 8}px`;
+      panel.style.top = `${top}px`;
+    } else if (rect.left - 8 - width >= 8) {
+      panel.style.left = `${rect.left - 8 - width}px`;
+      panel.style.top = `${top}px`;
+    } else {
+      panel.style.left = `${Math.max(8, Math.min(rect.left, screen - width - 8))}px`;
+      const below = rect.bottom + 6;
+      panel.style.top = `${below + height < window.innerHeight ? below : Math.max(8, rect.top - height - 6)}px`;
+    }
   }
   function show(el, pin) {
     const content = describe(el);
