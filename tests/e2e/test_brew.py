@@ -19,7 +19,7 @@ from tests.e2e.test_table import Player, new_player, shot
 
 pytestmark = pytest.mark.e2e
 
-MATCH_SECONDS = 150
+MATCH_SECONDS = 240  # about 1 minute on an idle machine; the slack is for a loaded one
 
 # The clickable moves on the page right now (a chooser's options first), or why there are none.
 PICK_JS = """
@@ -34,7 +34,8 @@ PICK_JS = """
   const chooser = find('#table .chooser [data-action]');
   const all = chooser.length ? chooser : find('#table [data-action]');
   if (!all.length) return {state: 'wait'};
-  return {state: 'move', kinds: all.map((e) => e.dataset.action), chooser: chooser.length > 0,
+  return {state: 'move', kinds: all.map((e) => e.dataset.action),
+          roles: all.map((e) => e.dataset.role || ''), chooser: chooser.length > 0,
           phase: table.dataset.phase, set: +table.dataset.set};
 }
 """
@@ -51,7 +52,15 @@ MARK_JS = """
 """
 
 
-def choose(kinds: list[str], chooser: bool, rng: random.Random) -> int:
+# Drops and the cauldrons they brew: a table that brews often reaches the fourth raven sooner
+# (random matches of the engine: about 20% fewer clicks than keeping any roles).
+BREWING = {
+    "wizard", "witch", "druid", "warlock", "assistant",
+    "wolf_keeper", "snake_hunter", "herb_collector",
+}  # fmt: skip
+
+
+def choose(kinds: list[str], roles: list[str], chooser: bool, rng: random.Random) -> int:
     """A random witch who likes to brew: she claims or takes favors more often than not."""
     if chooser:
         return rng.randrange(len(kinds))
@@ -59,20 +68,26 @@ def choose(kinds: list[str], chooser: bool, rng: random.Random) -> int:
     def of(*names: str) -> list[int]:
         return [i for i, k in enumerate(kinds) if k in names]
 
+    def brewing(indices: list[int]) -> list[int]:
+        return [i for i in indices if roles[i] in BREWING] or indices
+
     if of("confirm"):
         return of("confirm")[0]
     if of("keep"):
-        return rng.choice(of("keep"))
+        return rng.choice(brewing(of("keep")))
+    if of("lead"):
+        return rng.choice(of("lead"))
     if of("claim", "favor", "open-favor", "decline_favor"):
         roll = rng.random()
         if roll < 0.4 and of("claim"):
             return of("claim")[0]
-        if roll < 0.85 and of("favor", "open-favor"):
+        if of("favor", "open-favor"):
             return of("favor", "open-favor")[0]
         return rng.choice(of("claim", "favor", "open-favor", "decline_favor"))
-    if of("act") and rng.random() < 0.9:
-        return rng.choice(of("act"))
-    for group in (("lead",), ("pass",), ("give",), ("buy", "no_buy"), ("decline",)):
+    for brew in ("act", "buy"):
+        if of(brew):
+            return rng.choice(of(brew))
+    for group in (("pass",), ("give",), ("buy", "no_buy"), ("decline",)):
         if of(*group):
             return rng.choice(of(*group))
     return rng.randrange(len(kinds))
@@ -82,7 +97,7 @@ def step(player: Player, rng: random.Random) -> dict[str, Any]:
     info: dict[str, Any] = player.page.evaluate(PICK_JS)
     if info["state"] != "move":
         return info
-    index = choose(info["kinds"], info["chooser"], rng)
+    index = choose(info["kinds"], info["roles"], info["chooser"], rng)
     if not player.page.evaluate(MARK_JS, [index, info["chooser"]]):
         return {"state": "wait"}
     try:

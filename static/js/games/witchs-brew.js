@@ -431,12 +431,18 @@ export async function createRenderer(ctx) {
       h(
         "div",
         { class: "answer-buttons" },
-        claim ? moves.button("", claim, { cls: "btn big primary claim-button", key: "claim", content: [h("strong", {}, announce(cur.role)), h("span", { class: "small" }, t(`wb.role_full.${cur.role}`))] }) : null,
+        claim ? moves.button("", claim, { cls: "btn big primary claim-button", key: "claim", content: [h("strong", {}, announce(cur.role)), h("span", { class: "small" }, fullText(view, cur.role))] }) : null,
         favorButton,
         decline ? moves.button("", decline, { cls: "btn big ghost", key: "decline-favor", content: [h("strong", {}, t("wb.decline_favor")), h("span", { class: "small" }, favors.length ? t("wb.decline_favor_help") : t("wb.cannot_pay_favor"))] }) : null,
       ),
     );
     return out;
+  }
+
+  function fullText(view, role) {
+    // The Warlock's full action is the spell on top of the book: say which.
+    const text = t(`wb.role_full.${role}`);
+    return role === "warlock" ? `${text} ${spellName(view.spell.top)}: ${t(`wb.spell_text.${view.spell.top}`)}` : text;
   }
 
   function favorSummary(role, action) {
