@@ -1,5 +1,8 @@
 // One WebSocket per tab: reconnect with backoff, version tracking, a tiny event emitter.
 //
+// The seat token travels as the subprotocol `coven.token.{token}` (next to `coven`, which the
+// server selects), never in the socket's URL, so no proxy or access log ever records it.
+//
 // Every ``state`` message carries the full view, so it is applied as a snapshot. The version
 // still matters: an older or equal version is a duplicate and is dropped; a jump of more than
 // one means we missed messages (pub/sub may drop them), so we re-sync from the HTTP snapshot
@@ -10,6 +13,8 @@ import { api } from "./api.js";
 const CLOSE_BAD_TOKEN = 4401;
 const CLOSE_NO_ROOM = 4404;
 const PING_MS = 25000;
+const SUBPROTOCOL = "coven";
+const TOKEN_SAFE = /^[A-Za-z0-9_-]+$/;
 
 export class RoomClient {
   constructor(code, token) {
@@ -49,10 +54,13 @@ export class RoomClient {
     this.closed = false;
     clearTimeout(this.timer);
     const proto = location.protocol === "https:" ? "wss" : "ws";
-    const query = this.token ? `?token=${encodeURIComponent(this.token)}` : "";
-    const url = `${proto}://${location.host}/ws/rooms/${encodeURIComponent(this.code)}${query}`;
+    const url = `${proto}://${location.host}/ws/rooms/${encodeURIComponent(this.code)}`;
+    const protocols = [SUBPROTOCOL];
+    if (this.token && TOKEN_SAFE.test(this.token)) protocols.push(`coven.token.${this.token}`);
+    // A token no server ever issued (a mangled rejoin link) is sent the old way, and refused.
+    const query = this.token && !TOKEN_SAFE.test(this.token) ? `?token=${encodeURIComponent(this.token)}` : "";
     this.setStatus(this.attempt ? "reconnecting" : "connecting");
-    const socket = (this.socket = new WebSocket(url));
+    const socket = (this.socket = new WebSocket(url + query, protocols));
     socket.addEventListener("open", () => {
       this.attempt = 0;
       this.setStatus("open");
@@ -91,7 +99,14 @@ export class RoomClient {
       return;
     }
     if (message.type === "state") this.applyState(message);
-    else if (message.type) this.emit(message.type, message);
+    else if (message.type) {
+      // Presence carries the latest version the server knows: a client behind it missed a
+      // push (a dropped bus message, Redis coming back) and re-syncs now, not at the next move.
+      if (message.type === "presence" && typeof message.version === "number" && this.version !== null && message.version > this.version) {
+        this.resync().catch(() => {});
+      }
+      this.emit(message.type, message);
+    }
   }
 
   applyState(message) {
