@@ -65,6 +65,26 @@ class Window:
             del self._events[key]
 
 
+class Refusals:
+    """Refused actions: a window per seat and a wider one per client address."""
+
+    def __init__(self, seat: Window, client: Window) -> None:
+        self.seat = seat
+        self.client = client
+
+    def check(self, client: str, seat: str) -> None:
+        for window, key in ((self.seat, seat), (self.client, client)):
+            if window.full(key):
+                raise CovenError(
+                    "rate_limited",
+                    f"too many refused actions: at most {window.burst} per {window.seconds:g} s",
+                )
+
+    def note(self, client: str, seat: str) -> None:
+        self.seat.note(seat)
+        self.client.note(client)
+
+
 class Bucket:
     """A token bucket per key: ``burst`` at once, refilled at ``per_minute``."""
 

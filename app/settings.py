@@ -71,9 +71,11 @@ class Settings:
     rooms_per_minute: float = 10.0
     # Open sockets per client address (across rooms).
     sockets_per_client: int = 32
-    # Refused actions per seat and per client address within ``refused_window_seconds``
-    # before further actions are answered "rate_limited" without touching the table.
+    # Refused actions per seat, and per client address (several players may share one),
+    # within ``refused_window_seconds`` before that seat's or address's further actions are
+    # answered "rate_limited" without touching the table.
     refused_burst: int = 20
+    refused_client_burst: int = 100
     refused_window_seconds: float = 10.0
 
     @classmethod
@@ -103,6 +105,7 @@ class Settings:
             rooms_per_minute=_float("COVEN_ROOMS_PER_MINUTE", base.rooms_per_minute),
             sockets_per_client=_int("COVEN_SOCKETS_PER_CLIENT", base.sockets_per_client),
             refused_burst=_int("COVEN_REFUSED_BURST", base.refused_burst),
+            refused_client_burst=_int("COVEN_REFUSED_CLIENT_BURST", base.refused_client_burst),
             refused_window_seconds=_float(
                 "COVEN_REFUSED_WINDOW_SECONDS", base.refused_window_seconds
             ),

@@ -9,7 +9,7 @@ from fastapi import Depends, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from app.bus import Bus
-from app.limits import Bucket, Counter, Window
+from app.limits import Bucket, Counter, Refusals, Window
 from app.rooms.bots import BotRunner
 from app.rooms.hub import Hub
 from app.rooms.service import RoomService
@@ -22,8 +22,11 @@ class Limits:
     def __init__(self, settings: Settings) -> None:
         self.rooms = Bucket(settings.rooms_burst, settings.rooms_per_minute, "new rooms")
         self.chat = Window(settings.chat_client_burst, settings.chat_window_seconds, "chat lines")
-        self.refused = Window(
-            settings.refused_burst, settings.refused_window_seconds, "refused actions"
+        self.refused = Refusals(
+            Window(settings.refused_burst, settings.refused_window_seconds, "refused actions"),
+            Window(
+                settings.refused_client_burst, settings.refused_window_seconds, "refused actions"
+            ),
         )
         self.sockets = Counter(settings.sockets_per_client, "sockets")
 

@@ -181,17 +181,12 @@ async def submit_action(
         raise CovenError("spectator", "spectators cannot act; send your seat's bearer token")
     _, seat = await coven.service.seat_for(code, token)
     # A client spamming refused moves is turned away here, before it takes the table's lock.
-    keys = (f"addr:{client}", f"seat:{code}:{seat}")
-    refused = coven.limits.refused
-    if refused.full(*keys):
-        raise CovenError(
-            "rate_limited",
-            f"too many refused actions: at most {refused.burst} per {refused.seconds:g} s",
-        )
+    keys = (client, f"{code}:{seat}")
+    coven.limits.refused.check(*keys)
     try:
         ack = await coven.service.act(code, seat, body.action, body.client_id, body.version)
     except CovenError:
-        refused.note(*keys)
+        coven.limits.refused.note(*keys)
         raise
     return ActionAck(client_id=ack.client_id, version=ack.version, duplicate=ack.duplicate)
 

@@ -268,21 +268,16 @@ async def _act(coven: Services, conn: Connection, message: dict[str, Any]) -> No
     except CovenError as exc:
         conn.send(_error(exc.code, exc.message, client_id))
         return
-    keys = _limit_keys(conn)
-    refused = coven.limits.refused
-    if refused.full(*keys):
-        conn.send(
-            _error(
-                "rate_limited",
-                f"too many refused actions: at most {refused.burst} per {refused.seconds:g} s",
-                act.client_id,
-            )
-        )
+    keys = (conn.client, f"{conn.code}:{conn.seat}")
+    try:
+        coven.limits.refused.check(*keys)
+    except CovenError as exc:
+        conn.send(_error(exc.code, exc.message, act.client_id))
         return
     try:
         ack = await coven.service.act(conn.code, conn.seat, act.action, act.client_id, act.version)
     except CovenError as exc:
-        refused.note(*keys)
+        coven.limits.refused.note(*keys)
         conn.send(_error(exc.code, exc.message, act.client_id))
         return
     conn.send(
