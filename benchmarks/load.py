@@ -114,6 +114,7 @@ class Room:
             t0 = self.pending.pop(v)
             if self.load is not None and t0 >= self.load.warm_until:
                 latencies.append(now - t0)
+                self.load.stamped.append((t0, now - t0))
                 if os.environ.get("LOAD_DEBUG") and now - t0 > 0.05:
                     print(
                         f"slow {self.code[:6]} v{v} {now - t0:.3f}s at {t0 % 100:.2f}",
@@ -187,14 +188,27 @@ class BotTables:
         await asyncio.gather(*self._tasks, return_exceptions=True)
 
 
-async def quiet(url: str, pids: list[int], seconds: float = 2.0, limit: float = 120.0) -> None:
-    """Wait until the server has used (almost) no CPU for ``seconds``: leftover bot thinking
-    of the last phase done."""
+def child_cpu_seconds(pids: list[int]) -> float:
+    """CPU time of the server processes' descendants only (the bot pool's processes)."""
+    children: list[int] = []
+    for pid in pids:
+        try:
+            children += [
+                int(c) for c in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+            ]
+        except OSError:
+            continue
+    return cpu_seconds(children) if children else 0.0
+
+
+async def pool_quiet(pids: list[int], seconds: float = 2.0, limit: float = 120.0) -> None:
+    """Wait until the bot pool has (almost) stopped thinking: the last phase's queue of strong
+    decisions must not spill into the next phase."""
     deadline = time.monotonic() + limit
     while time.monotonic() < deadline:
-        before = cpu_seconds(pids)
+        before = child_cpu_seconds(pids)
         await asyncio.sleep(seconds)
-        if cpu_seconds(pids) - before < 0.1 * seconds:
+        if child_cpu_seconds(pids) - before < 0.05 * seconds:
             return
 
 
@@ -204,6 +218,7 @@ class Load:
         self.pids = pids
         self.urls = urls
         self.latencies: list[float] = []
+        self.stamped: list[tuple[float, float]] = []  # (submitted at, latency)
         self.actions = 0
         self.errors: dict[str, int] = {}
         self.stop_at = 0.0
@@ -355,39 +370,82 @@ class Load:
         }
 
 
+def percentile(values: list[float], p: float) -> float | None:
+    ordered = sorted(values)
+    return (
+        round(ordered[min(len(ordered) - 1, int(p * len(ordered)))] * 1000, 1) if ordered else None
+    )
+
+
 async def compare(args: argparse.Namespace, url: str, pids: list[int]) -> dict[str, Any]:
-    """People's load beside ``--strong-tables`` tables of random bots, then of strong bots
-    (``--compare-rounds`` times, alternating), on one server; the ratio of the p99s."""
-    phases: list[dict[str, Any]] = []
+    """People's load runs throughout; beside it, ``--strong-tables`` tables of random bots and
+    of strong bots take turns (``--compare-rounds`` rounds, ABBA order against drift), each
+    for ``--phase-seconds`` after ``--bot-warmup``. People's latencies are attributed to the
+    phase their action was submitted in (nothing counts while a fleet starts or drains)."""
+    args.duration = 1e9  # the load stops when the phases are done
+    load = Load(args, [url], pids)
+    people = asyncio.create_task(load.run())
+    while time.perf_counter() < load.warm_until + 1.0:
+        await asyncio.sleep(0.2)
+    windows: list[dict[str, Any]] = []
     async with httpx.AsyncClient(base_url=url, timeout=60) as http:
-        for _ in range(args.compare_rounds):
-            for level in ("random", "strong"):
-                await quiet(url, pids)
-                bots = BotTables(args, url, level, args.strong_tables)
-                bots.start(http)
-                await asyncio.sleep(args.bot_warmup)  # every bot table started and thinking
-                started_versions = bots.versions
-                report = await Load(args, [url], pids).run()
-                report["bot_level"] = level
-                report["bot_tables"] = bots.started
-                report["bot_table_moves"] = bots.versions - started_versions
-                await bots.stop()
-                phases.append(report)
-                print(json.dumps(report), file=sys.stderr)
-    p99 = {
-        level: [p["fanout_p99_ms"] for p in phases if p["bot_level"] == level]
-        for level in ("random", "strong")
-    }
-    mean = {level: sum(v) / len(v) for level, v in p99.items() if all(x is not None for x in v)}
-    ratio = round(mean["strong"] / mean["random"], 3) if len(mean) == 2 else None
+        for round_ in range(args.compare_rounds):
+            order = ("random", "strong") if round_ % 2 == 0 else ("strong", "random")
+            for level in order:
+                await pool_quiet(pids)
+                fleet = BotTables(args, url, level, args.strong_tables)
+                fleet.start(http)
+                await asyncio.sleep(args.bot_warmup)
+                start, moves, pool_cpu = (
+                    time.perf_counter(),
+                    fleet.versions,
+                    child_cpu_seconds(pids),
+                )
+                await asyncio.sleep(args.phase_seconds)
+                end = time.perf_counter()
+                samples = [lat for t0, lat in load.stamped if start <= t0 < end]
+                window = {
+                    "bot_level": level,
+                    "people_samples": len(samples),
+                    "people_p50_ms": percentile(samples, 0.5),
+                    "people_p99_ms": percentile(samples, 0.99),
+                    "bot_tables": fleet.started,
+                    "bot_table_moves": fleet.versions - moves,
+                    "pool_cpu_seconds": round(child_cpu_seconds(pids) - pool_cpu, 1),
+                    "_start": start,
+                    "_end": end,
+                }
+                windows.append(window)
+                print(json.dumps({k: v for k, v in window.items() if k[0] != "_"}), file=sys.stderr)
+                await fleet.stop()
+    load.stop_at = time.perf_counter()
+    # Tables mid-turn wait for a player who no longer acts: give in-flight moves a moment.
+    await asyncio.wait([people], timeout=5)
+    people.cancel()
+    await asyncio.gather(people, return_exceptions=True)
+
+    def pooled(level: str) -> list[float]:
+        spans = [(w["_start"], w["_end"]) for w in windows if w["bot_level"] == level]
+        return [lat for t0, lat in load.stamped if any(a <= t0 < b for a, b in spans)]
+
+    p99 = {level: percentile(pooled(level), 0.99) for level in ("random", "strong")}
+    ratio = (
+        round(p99["strong"] / p99["random"], 3)
+        if p99["strong"] is not None and p99["random"]
+        else None
+    )
     return {
         "compare": "people's p99 beside strong-bot tables / beside random-bot tables",
         "bot_tables": args.strong_tables,
+        "people_rooms": args.rooms,
         "p99_ms_random": p99["random"],
         "p99_ms_strong": p99["strong"],
+        "p50_ms_random": percentile(pooled("random"), 0.5),
+        "p50_ms_strong": percentile(pooled("strong"), 0.5),
         "ratio": ratio,
         "within_20_percent": ratio is not None and ratio <= 1.2,
-        "phases": phases,
+        "phases": [{k: v for k, v in w.items() if k[0] != "_"} for w in windows],
+        "people_errors": load.errors,
     }
 
 
@@ -499,7 +557,10 @@ def main() -> None:
         default=0,
         help="compare people's p99 beside N tables of strong bots with N of random bots",
     )
-    parser.add_argument("--compare-rounds", type=int, default=1)
+    parser.add_argument("--compare-rounds", type=int, default=2)
+    parser.add_argument(
+        "--phase-seconds", type=float, default=20.0, help="measured seconds of each phase"
+    )
     parser.add_argument(
         "--bot-warmup", type=float, default=5.0, help="seconds for the bot tables to start"
     )

@@ -33,6 +33,9 @@ log = logging.getLogger(__name__)
 # handing a vanished player's seat over).
 CLOCK_LEVEL = "random"
 
+# The sweep looks afresh at a room it saw unchanged at least this often.
+FULL_LOOK_SECONDS = 30.0
+
 
 @dataclass(slots=True)
 class Refused:
@@ -52,6 +55,8 @@ class BotRunner:
         self._fresh: set[str] = set()
         self._sweeper: asyncio.Task[None] | None = None
         self._refused: dict[str, Refused] = {}
+        # Per room: (match version, away seats) and when the sweep last kicked it.
+        self._swept: dict[str, tuple[tuple[int, int], float]] = {}
         processes = settings.bot_processes
         self.thinkers = Thinkers(
             default_processes() if processes is None else processes, settings.bot_budget_ms
@@ -88,8 +93,29 @@ class BotRunner:
     async def _sweep(self) -> None:
         while True:
             try:
-                for code in await self.service.repo.rooms_needing_bots():
-                    self.kick(code, fresh=True)
+                now = time.monotonic()
+                listed = set()
+                for code, version, away in await self.service.repo.rooms_needing_bots():
+                    listed.add(code)
+                    # A room whose match and away seats are as they were at the last look owes
+                    # nothing new (a clock that will run out has a task waiting for it): skip
+                    # it, but look afresh now and then in case a task died or a bus notice
+                    # was lost. Abandoned bot tables then cost one row of a query, not a
+                    # reload each, every sweep.
+                    last, key = self._swept.get(code), (version, away)
+                    if last is None or now - last[1] >= FULL_LOOK_SECONDS:
+                        self._swept[code] = (key, now)
+                        self.kick(code, fresh=True)
+                        continue
+                    if last[0] == key:
+                        continue
+                    # Moved by this worker's own commit: its copy is current, no reload.
+                    cached = self.service.cached(code)
+                    mine = cached is not None and cached.version == version and last[0][1] == away
+                    self._swept[code] = (key, last[1])
+                    self.kick(code, fresh=not mine)
+                for code in set(self._swept) - listed:
+                    del self._swept[code]
             except asyncio.CancelledError:
                 raise
             except Exception:

@@ -5,8 +5,9 @@ table of the worker. So ``greedy`` and ``strong`` decide in a ``ProcessPoolExecu
 ``COVEN_BOT_PROCESSES`` processes (default: cores − 1, at least 1), started with ``spawn``:
 a child that forks a process running an event loop, a SQLite writer thread and aiosqlite
 threads may inherit a lock held by one of them, so each child starts clean and imports only
-the engine. Children lower their own priority (``nice``), so on a busy machine people's moves
-at other tables win the CPU. ``random`` is cheap and decides inline.
+the engine. Children run at the lowest CPU priority (``SCHED_IDLE`` on Linux, else
+``nice 19``), so people's moves at other tables always win the CPU. ``random`` is cheap and
+decides inline.
 
 What crosses into a child is the game's id (plus where its class lives, for a game registered
 at run time such as a test game), the level, the seed and the seat's ``Seen`` — never the
@@ -72,8 +73,14 @@ def decide(ref: GameRef, level: str, seed: int, seen: Seen, budget_ms: int | Non
 
 
 def _child_start() -> None:
-    with contextlib.suppress(OSError):
-        os.nice(10)
+    # People first: on Linux a child runs under SCHED_IDLE (it gets a core only when nothing
+    # else wants it, so a move at another table never waits behind a search); elsewhere it
+    # lowers its priority as far as it can.
+    try:
+        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
+    except (AttributeError, OSError):
+        with contextlib.suppress(OSError):
+            os.nice(19)
     with contextlib.suppress(Exception):
         registry.games()  # import the built-in games once, not on the first decision
 

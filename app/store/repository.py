@@ -596,19 +596,28 @@ class Repository:
             raise ClientIdTaken(new.client_id) from exc
         return Committed(stage_since, done.came_back) if done is not None else None
 
-    async def rooms_needing_bots(self) -> list[str]:
-        """Rooms in play where a bot may owe a move: bot seats, away seats, or a turn clock."""
+    async def rooms_needing_bots(self) -> list[tuple[str, int, int]]:
+        """Rooms in play where a bot may owe a move (bot seats, away seats, or a turn clock),
+        each with its match version and how many seats are away: what the bot sweep compares
+        to decide whether a room changed since it last looked."""
         async with self.readers() as session:
             helped = select(SeatRow.room_id).where(
                 (SeatRow.bot_level.is_not(None)) | (SeatRow.away.is_(True))
             )
+            away = (
+                select(func.count(SeatRow.id))
+                .where(SeatRow.room_id == RoomRow.id, SeatRow.away.is_(True))
+                .scalar_subquery()
+            )
             rows = await session.execute(
-                select(RoomRow.code).where(
+                select(RoomRow.code, MatchRow.version, away)
+                .join(MatchRow, MatchRow.room_id == RoomRow.id)
+                .where(
                     RoomRow.status == "playing",
                     (RoomRow.turn_seconds.is_not(None)) | (RoomRow.id.in_(helped)),
                 )
             )
-            return list(rows.scalars().all())
+            return [(code, int(version), int(count)) for code, version, count in rows.all()]
 
     # -- chat -------------------------------------------------------------------------------
 
