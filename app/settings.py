@@ -67,7 +67,7 @@ class Settings:
     # "https://coven.example"; "*" allows any.
     allowed_origins: tuple[str, ...] = ()
     # Rooms one client address may create: a burst, then this many per minute.
-    rooms_burst: int = 10
+    rooms_burst: int = 20
     rooms_per_minute: float = 10.0
     # Open sockets per client address (across rooms).
     sockets_per_client: int = 32

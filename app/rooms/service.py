@@ -23,6 +23,7 @@ from app.store.repository import (
     NewAction,
     Repository,
     RoomRecord,
+    SeatsChanged,
 )
 from engine import registry
 from engine.bots import LEVELS
@@ -321,29 +322,38 @@ class RoomService:
         return await self.room(code), taken
 
     async def start(self, code: str, token: str | None) -> Table:
-        room = await self.room(code)
-        self._check_host(self.seat_of(room, token))
-        self._check_open(room)
-        game = self.game(room.game_id)
-        players = len(room.seats)
-        if players < game.min_players:
-            raise CovenError(
-                "not_enough_players", f"{game.title} needs at least {game.min_players} players"
-            )
-        seed = secrets.randbits(52)  # exact in JavaScript numbers too
-        try:
-            state = game.setup(players, seed, room.options)
-        except IllegalAction as exc:
-            raise CovenError.from_illegal(exc) from None
-        match = await self.repo.start_match(
-            room,
-            seed=seed,
-            players=players,
-            options=room.options,
-            snapshot=game.dump(state),
-            stage=game.stage(state),
-            to_move=game.to_move(state),
-        )
+        # A join (or a bot) landing while the match is set up makes the start set it up
+        # again for the seats the room has then: a seat is in the match or refused.
+        for _ in range(MAX_RETRIES):
+            room = await self.room(code)
+            self._check_host(self.seat_of(room, token))
+            self._check_open(room)
+            game = self.game(room.game_id)
+            players = len(room.seats)
+            if players < game.min_players:
+                raise CovenError(
+                    "not_enough_players", f"{game.title} needs at least {game.min_players} players"
+                )
+            seed = secrets.randbits(52)  # exact in JavaScript numbers too
+            try:
+                state = game.setup(players, seed, room.options)
+            except IllegalAction as exc:
+                raise CovenError.from_illegal(exc) from None
+            try:
+                match = await self.repo.start_match(
+                    room,
+                    seed=seed,
+                    players=players,
+                    options=room.options,
+                    snapshot=game.dump(state),
+                    stage=game.stage(state),
+                    to_move=game.to_move(state),
+                )
+            except SeatsChanged:
+                continue
+            break
+        else:
+            raise CovenError("busy", "seats keep changing; try again")
         if match is None:
             raise CovenError("already_started", "the match has already started")
         table = await self.table(code)
@@ -618,7 +628,9 @@ class RoomService:
         match = await self.repo.match(room.id)
         if match is None:
             return {"version": 0, "finished": False, "events": [], "replay": None}
-        actions = await self.repo.actions(match.id)
+        # One snapshot: the match row was read first, so only actions up to its version
+        # belong to it (moves committed since are the next log's).
+        actions = [a for a in await self.repo.actions(match.id) if a.version <= match.version]
         events = [
             {"version": a.version, **event} for a in actions for event in public_events(a.events)
         ]

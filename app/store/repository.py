@@ -114,6 +114,11 @@ class ClientIdTaken(Exception):
     """Another transaction committed an action with this client_id first."""
 
 
+class SeatsChanged(Exception):
+    """A seat was taken while the match was being set up: set it up again for the seats
+    the room has now."""
+
+
 @dataclass(frozen=True, slots=True)
 class SeatRecord:
     seat: int
@@ -380,8 +385,13 @@ class Repository:
         for _ in range(room.seat_count + 1):
             try:
                 async with self._write() as session:
+                    # FOR UPDATE: a start waits for this seat (and counts it), or this join
+                    # waits for the start and finds the room no longer open (PostgreSQL;
+                    # SQLite writes one at a time anyway).
                     status = (
-                        await session.execute(select(RoomRow.status).where(RoomRow.id == room.id))
+                        await session.execute(
+                            select(RoomRow.status).where(RoomRow.id == room.id).with_for_update()
+                        )
                     ).scalar_one()
                     if status != "open":
                         return None
@@ -444,6 +454,15 @@ class Repository:
             )
             if flipped.rowcount != 1:  # type: ignore[attr-defined]
                 return None
+            # The UPDATE holds the room's row: every join that took a seat before it has
+            # committed, and none can take one after; the match is set up for exactly these.
+            seated = (
+                await session.execute(
+                    select(func.count()).select_from(SeatRow).where(SeatRow.room_id == room.id)
+                )
+            ).scalar_one()
+            if seated != players:
+                raise SeatsChanged(room.code)
             row = MatchRow(
                 room_id=room.id,
                 game_id=room.game_id,
