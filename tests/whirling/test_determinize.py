@@ -41,7 +41,7 @@ def _cards(state: State) -> Counter[str]:
 def test_the_deal_looks_the_same_from_the_seat(players: int) -> None:
     rng = random.Random(players)
     checked = 0
-    for seed in range(12):
+    for seed in range(6):
         for ply in plies(players, 70_000 + seed, _options(seed)):
             state = ply.after
             for seat in range(players):
@@ -53,7 +53,7 @@ def test_the_deal_looks_the_same_from_the_seat(players: int) -> None:
                 assert GAME.stage(dealt) == GAME.stage(state)
                 assert _cards(dealt) == Counter(r.id for r in RECIPES)
                 checked += 1
-    assert checked > 1000
+    assert checked > 1000  # about 7,000 positions and seats over the four table sizes
 
 
 def test_the_deal_hides_what_the_seat_cannot_know() -> None:
