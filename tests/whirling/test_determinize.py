@@ -53,7 +53,7 @@ def test_the_deal_looks_the_same_from_the_seat(players: int) -> None:
                 assert GAME.stage(dealt) == GAME.stage(state)
                 assert _cards(dealt) == Counter(r.id for r in RECIPES)
                 checked += 1
-    assert checked > 1000  # about 7,000 positions and seats over the four table sizes
+    assert checked > 1000  # per table size; thousands over the four
 
 
 def test_the_deal_hides_what_the_seat_cannot_know() -> None:
