@@ -97,13 +97,15 @@ export function cardBacks(count, label) {
  * The move sender of one table: `send(action)` marks the table pending (`data-pending="1"` on
  * the element `rootSelector` finds), disables every `[data-action]` control and calls
  * `ctx.act(action)`; if the socket is down it redraws at once. `reset()` on each new message.
+ * `before()` runs just before a move is sent (to close a chooser, say).
  */
-export function createMoves(ctx, rootSelector, redraw) {
+export function createMoves(ctx, rootSelector, redraw, { before = null } = {}) {
   const moves = {
     pending: false,
     send(action) {
       if (moves.pending) return;
       moves.pending = true;
+      if (before) before();
       const table = ctx.root.querySelector(rootSelector);
       if (table) table.dataset.pending = "1";
       for (const control of ctx.root.querySelectorAll("[data-action]")) control.disabled = true;
@@ -223,7 +225,7 @@ export function ranking(result, seats) {
 /**
  * The end screen (`data-testid="game-over"`): a headline, the reason, every seat by place with
  * `line(seat)` (score and details, as nodes), a rematch button and the way back to the lobby.
- * `words`: {headline, reason, place(n), rematch, lobby}.
+ * `words`: {headline, reason, place(n) (optional), rematch, lobby}.
  */
 export function endScreen(ctx, result, seats, { words, line }) {
   const order = ranking(result, seats);
@@ -241,7 +243,7 @@ export function endScreen(ctx, result, seats, { words, line }) {
         h(
           "li",
           { class: result.winners.includes(seat) ? "winner" : "", "data-seat": seat, "data-place": placeOf(seat) },
-          h("span", { class: "place" }, words.place(placeOf(seat))),
+          words.place ? h("span", { class: "place" }, words.place(placeOf(seat))) : null,
           h("strong", {}, ctx.seatName(seat)),
           line(seat),
         ),

@@ -4,6 +4,7 @@
 
 import { clear, h } from "../dom.js";
 import { has } from "../i18n.js";
+import { chip, chooser as variantChooser, countsInWords, createMoves, endScreen, icon, keepFocus, playerBoard, seatsAround, token, tokens, total as sum } from "../table.js";
 
 const INGREDIENTS = ["heart", "mandrake", "mushroom", "spider", "toad"];
 const ARCANA = ["potion", "raven", "book"];
@@ -11,19 +12,6 @@ const TRIGGERS = ["potion", "raven", "book", "pour"];
 const TRACK_MAX = 6;
 const TRIGGER_SPACES = [2, 4, 6];
 const WIN = 5;
-
-const ICONS = {
-  potion: '<svg viewBox="0 0 16 16" aria-hidden="true"><path d="M6 1h4v1.2H9.4v3.6l3.9 6.9A1.6 1.6 0 0 1 11.9 15H4.1a1.6 1.6 0 0 1-1.4-2.3l3.9-6.9V2.2H6z" fill="currentColor"/></svg>',
-  raven: '<svg viewBox="0 0 16 16" aria-hidden="true"><path d="M1 10c2.2-.6 3.6-4.8 7.4-4.8 1.6 0 2.6.7 3.3 1.6H15l-2.6 1.6c-.2 3-2.7 5.1-5.6 5.1H4.6l1.2-1.9C3.6 11.9 2.2 11.3 1 10z" fill="currentColor"/><circle cx="11" cy="6.9" r=".6" fill="#000"/></svg>',
-  book: '<svg viewBox="0 0 16 16" aria-hidden="true"><path d="M1.5 3.2C3.8 2 6 2.2 8 3.8c2-1.6 4.2-1.8 6.5-.6v10c-2.3-1.1-4.5-.9-6.5.7-2-1.6-4.2-1.8-6.5-.7z" fill="currentColor"/><path d="M8 3.8v10" stroke="#000" stroke-opacity=".35"/></svg>',
-  pour: '<svg viewBox="0 0 16 16" aria-hidden="true"><path d="M2 6h12l-1.5 7.5a1.5 1.5 0 0 1-1.5 1.2H5a1.5 1.5 0 0 1-1.5-1.2z" fill="currentColor"/><path d="M8 1v3.5M6.3 3l1.7 1.6L9.7 3" stroke="currentColor" fill="none"/></svg>',
-};
-
-function icon(kind, label) {
-  const node = h("span", { class: `icon icon-${kind}`, role: "img", "aria-label": label, title: label });
-  node.innerHTML = ICONS[kind];
-  return node;
-}
 
 export async function createRenderer(ctx) {
   const { root, t } = ctx;
@@ -41,8 +29,8 @@ export async function createRenderer(ctx) {
     chooser: null, // {kind: "brew", recipe} | {kind: "scholar"} | {kind: "claim"}
     passes: [], // the last round's cauldron passes, told in words on the table
     confirmSwap: false,
-    pending: false,
   };
+  const moves = createMoves(ctx, ".ww", rerender, { before: () => { ui.chooser = null; } });
 
   // -- words ---------------------------------------------------------------------------------
   const ing = (kind) => t(`ww.ingredient.${kind}`);
@@ -67,19 +55,13 @@ export async function createRenderer(ctx) {
     return recipe ? recipe.name : id;
   }
 
-  function cubeWords(dict) {
-    const parts = INGREDIENTS.filter((k) => dict && dict[k]).map((k) => t("ww.count_of", { count: dict[k], name: ing(k) }));
-    return parts.length ? parts.join(", ") : t("ww.nothing");
-  }
-
-  const total = (dict) => INGREDIENTS.reduce((sum, k) => sum + ((dict && dict[k]) || 0), 0);
+  const cubeWords = (dict) => countsInWords(dict, INGREDIENTS, (count, k) => t("ww.count_of", { count, name: ing(k) }), t("ww.nothing"));
+  const total = (dict) => sum(dict, INGREDIENTS);
   const name = (seat) => ctx.seatName(seat);
   const mySeat = () => (ui.message ? ui.message.seat : null);
 
   // -- cubes and cards -----------------------------------------------------------------------
-  function cube(kind, extra = "") {
-    return h("span", { class: `cube c-${kind} ${extra}`, role: "img", "aria-label": ing(kind), title: ing(kind) });
-  }
+  const cube = (kind, extra = "") => token("cube", kind, ing(kind), extra);
 
   function choiceCube(kinds) {
     const label = kinds.map(ing).join(" / ");
@@ -88,11 +70,7 @@ export async function createRenderer(ctx) {
     return h("span", { class: "cube choice", role: "img", "aria-label": label, title: label, style: { background: `conic-gradient(${stops})` } });
   }
 
-  function cubes(dict, extra = "") {
-    const out = [];
-    for (const kind of INGREDIENTS) for (let i = 0; i < ((dict && dict[kind]) || 0); i += 1) out.push(cube(kind, extra));
-    return out;
-  }
+  const cubes = (dict, extra = "") => tokens("cube", dict, INGREDIENTS, ing, extra);
 
   function slots(fixed, choices) {
     const out = cubes(fixed);
@@ -224,7 +202,7 @@ export async function createRenderer(ctx) {
     const row = rowOf(player);
     const items = row.map((entry) => {
       const used = production && production.used.includes(entry.card);
-      const canUse = mine && usable.has(entry.card) && !ui.pending;
+      const canUse = mine && usable.has(entry.card) && !moves.pending;
       const card = recipeCard(entry.card, entry.rotated, {
         extra: `${entry.own ? "own" : ""} ${used ? "used" : ""} ${canUse ? "usable" : ""} ${freshCard && freshCard === entry.card && !entry.own ? "flip-in" : ""}`,
       });
@@ -248,49 +226,30 @@ export async function createRenderer(ctx) {
     const nemesis = (player.seat - 1 + n) % n;
     const personality = player.personality;
     const power = personality && personality !== "hidden" ? catalog.personalities[personality] : null;
-    const info = ctx.seatInfo(player.seat);
-    const connected = info ? info.bot || info.connected : false;
-    return h(
-      "section",
-      { class: `board ${mine ? "mine" : ""}`, "data-seat": player.seat, "data-testid": mine ? "my-board" : `board-${player.seat}` },
-      h(
-        "header",
-        { class: "board-head" },
-        h("span", { class: `dot ${info && info.bot ? "bot" : connected ? "on" : "off"}`, "aria-hidden": "true" }),
-        h("strong", { class: "board-name", "data-testid": mine ? "my-seat-name" : null }, name(player.seat)),
+    return playerBoard(ctx, player.seat, {
+      mine,
+      chips: [
         h("span", { class: "persona", title: power ? t(`ww.power.${power.power}`) : "" }, personality === null && view.phase !== "personality" ? t("ww.no_personality") : personalityName(personality)),
-        status ? h("span", { class: `chip ${statusClass}`, "data-testid": `status-${player.seat}` }, status) : null,
+        chip(status, statusClass, `status-${player.seat}`),
         dealt(view) ? h("span", { class: "muted small hand-count", title: t("ww.hand") }, t("ww.cards_in_hand", { count: player.hand_count })) : null,
         n > 1 ? h("span", { class: "muted small nemesis", title: t("ww.nemesis_help") }, t("ww.sends_to", { name: name(nemesis) })) : null,
-      ),
-      mine && power ? h("p", { class: "small muted power-text" }, t(`ww.power.${power.power}`)) : null,
-      h(
-        "div",
-        { class: "board-body" },
-        h("div", { class: "board-col" }, circle(player, fresh.circle.has(player.seat)), cauldron(player, production, view.phase), arcanaTracks(player, fresh.arcana.get(player.seat))),
-        workbench(player, production, fresh.bench.get(player.seat)),
-      ),
-      tableau(player, mine, usable, production, fresh.cards.get(player.seat)),
-    );
+      ],
+      body: [
+        mine && power ? h("p", { class: "small muted power-text" }, t(`ww.power.${power.power}`)) : null,
+        h(
+          "div",
+          { class: "board-body" },
+          h("div", { class: "board-col" }, circle(player, fresh.circle.has(player.seat)), cauldron(player, production, view.phase), arcanaTracks(player, fresh.arcana.get(player.seat))),
+          workbench(player, production, fresh.bench.get(player.seat)),
+        ),
+        tableau(player, mine, usable, production, fresh.cards.get(player.seat)),
+      ],
+    });
   }
 
   // -- the hand and the move panel -----------------------------------------------------------
-  function send(action) {
-    if (ui.pending) return;
-    ui.pending = true;
-    ui.chooser = null;
-    const table = root.querySelector(".ww");
-    if (table) table.dataset.pending = "1";
-    for (const button of root.querySelectorAll("[data-action]")) button.disabled = true;
-    if (!ctx.act(action)) {
-      ui.pending = false;
-      rerender();
-    }
-  }
-
-  function moveButton(label, action, { kind = action.type, cls = "btn", key = null, content = null } = {}) {
-    return h("button", { class: cls, type: "button", "data-action": kind, "data-key": key, disabled: ui.pending, onclick: () => send(action) }, content || label);
-  }
+  const send = (action) => moves.send(action);
+  const moveButton = (label, action, options) => moves.button(label, action, options);
 
   function openChooser(chooser) {
     ui.chooser = chooser;
@@ -309,7 +268,7 @@ export async function createRenderer(ctx) {
       if (!playable) return card;
       return h(
         "button",
-        { class: "card-button", type: "button", "data-action": "select-card", "data-card": id, "data-key": `card-${id}`, "aria-pressed": String(selected), disabled: ui.pending, onclick: () => { ui.selected = id; ui.rotated = false; rerender(); } },
+        { class: "card-button", type: "button", "data-action": "select-card", "data-card": id, "data-key": `card-${id}`, "aria-pressed": String(selected), disabled: moves.pending, onclick: () => { ui.selected = id; ui.rotated = false; rerender(); } },
         card,
       );
     });
@@ -355,7 +314,7 @@ export async function createRenderer(ctx) {
           h(
             "div",
             { class: "button-row" },
-            turned && straight ? h("button", { class: "btn", type: "button", "data-action": "toggle-rotate", "data-key": "rotate", "aria-pressed": String(ui.rotated), disabled: ui.pending, onclick: () => { ui.rotated = !ui.rotated; rerender(); } }, ui.rotated ? t("ww.turn_back") : t("ww.turn")) : null,
+            turned && straight ? h("button", { class: "btn", type: "button", "data-action": "toggle-rotate", "data-key": "rotate", "aria-pressed": String(ui.rotated), disabled: moves.pending, onclick: () => { ui.rotated = !ui.rotated; rerender(); } }, ui.rotated ? t("ww.turn_back") : t("ww.turn")) : null,
             moveButton(t("ww.play_this"), action, { cls: "btn primary", key: "play" }),
           ),
         );
@@ -369,7 +328,7 @@ export async function createRenderer(ctx) {
         extras.push(
           ui.confirmSwap
             ? h("span", { class: "confirm-swap" }, t("ww.swap_sure"), " ", moveButton(t("ww.swap_yes"), a, { cls: "btn primary", key: "swap" }), h("button", { class: "btn ghost", type: "button", "data-key": "swap-no", onclick: () => { ui.confirmSwap = false; rerender(); } }, t("ww.cancel")))
-            : h("button", { class: "btn", type: "button", "data-action": "ask-swap", "data-key": "ask-swap", disabled: ui.pending, onclick: () => { ui.confirmSwap = true; rerender(); } }, t("ww.swap_hand")),
+            : h("button", { class: "btn", type: "button", "data-action": "ask-swap", "data-key": "ask-swap", disabled: moves.pending, onclick: () => { ui.confirmSwap = true; rerender(); } }, t("ww.swap_hand")),
         );
       }
       if (a.type === "skip") extras.push(moveButton(t("ww.skip"), a, { cls: "btn primary", key: "skip" }));
@@ -432,18 +391,14 @@ export async function createRenderer(ctx) {
       return null;
     }
     const title = chooser.kind === "brew" ? t("ww.chooser.brew", { card: cardName(chooser.recipe) }) : t(`ww.chooser.${chooser.kind}`);
-    return h(
-      "div",
-      { class: "chooser", role: "dialog", "aria-label": title, "data-testid": "chooser", onkeydown: (event) => { if (event.key === "Escape") { ui.chooser = null; rerender(); } } },
-      h("h4", {}, title),
-      chooser.kind === "brew" ? h("p", { class: "small muted" }, t("ww.chooser.help")) : null,
-      h(
-        "ul",
-        { class: "variants" },
-        variants.map((a, i) => h("li", {}, h("button", { class: "btn option variant", type: "button", "data-action": a.type, "data-key": `variant-${i}`, "aria-label": variantLabel(a), title: variantLabel(a), disabled: ui.pending, onclick: () => send(a) }, variantContent(a)))),
-      ),
-      h("button", { class: "btn ghost", type: "button", "data-role": "cancel", onclick: () => { ui.chooser = null; rerender(); } }, t("ww.cancel")),
-    );
+    return variantChooser({
+      title,
+      help: chooser.kind === "brew" ? t("ww.chooser.help") : null,
+      disabled: moves.pending,
+      options: variants.map((a, i) => ({ kind: a.type, key: `variant-${i}`, label: variantLabel(a), content: variantContent(a), onClick: () => send(a) })),
+      onCancel: () => { ui.chooser = null; rerender(); },
+      cancelLabel: t("ww.cancel"),
+    });
   }
 
   function brewPanel(legal, view) {
@@ -461,13 +416,13 @@ export async function createRenderer(ctx) {
           "div",
           { class: "button-row wrap quick-use" },
           h("span", { class: "small muted" }, t("ww.usable_now")),
-          recipes.map((id) => h("button", { class: "btn small", type: "button", "data-action": "use-recipe", "data-recipe": id, "data-key": `quick-${id}`, disabled: ui.pending, onclick: () => openChooser({ kind: "brew", recipe: id }) }, cardName(id))),
+          recipes.map((id) => h("button", { class: "btn small", type: "button", "data-action": "use-recipe", "data-recipe": id, "data-key": `quick-${id}`, disabled: moves.pending, onclick: () => openChooser({ kind: "brew", recipe: id }) }, cardName(id))),
         ),
       );
     }
     const row = [];
-    if (legal.some((a) => a.type === "scholar")) row.push(h("button", { class: "btn", type: "button", "data-action": "open-scholar", disabled: ui.pending, onclick: () => openChooser({ kind: "scholar" }) }, t("ww.scholar")));
-    if (legal.some((a) => a.type === "claim")) row.push(h("button", { class: "btn", type: "button", "data-action": "open-claim", disabled: ui.pending, onclick: () => openChooser({ kind: "claim" }) }, t("ww.claim")));
+    if (legal.some((a) => a.type === "scholar")) row.push(h("button", { class: "btn", type: "button", "data-action": "open-scholar", disabled: moves.pending, onclick: () => openChooser({ kind: "scholar" }) }, t("ww.scholar")));
+    if (legal.some((a) => a.type === "claim")) row.push(h("button", { class: "btn", type: "button", "data-action": "open-claim", disabled: moves.pending, onclick: () => openChooser({ kind: "claim" }) }, t("ww.claim")));
     const done = legal.find((a) => a.type === "done");
     if (done) row.push(moveButton(t("ww.done"), done, { cls: "btn primary", key: "done" }));
     out.push(h("div", { class: "button-row" }, row));
@@ -519,38 +474,29 @@ export async function createRenderer(ctx) {
     return h("p", { class: "small muted", "data-testid": "brew-order" }, t("ww.brew_order", { names: order.join(" → ") }));
   }
 
-  function endScreen(message) {
+  function finalScreen(message) {
+    // Ranked by the result's placings (the tie-breaks order the losers too).
     const result = message.result;
     const view = message.view;
     const winners = result.winners.map(name).join(", ");
     const mine = mySeat();
     const iWon = mine !== null && result.winners.includes(mine);
-    const ranking = view.players.map((p) => p.seat).sort((a, b) => result.scores[b] - result.scores[a]);
-    return h(
-      "section",
-      { class: "end-screen", "data-testid": "game-over", role: "status" },
-      h("div", { class: "trophy", "aria-hidden": "true" }, "☾✦"),
-      h("h2", { "data-testid": "winner" }, result.winners.length > 1 ? t("ww.end.shared", { names: winners }) : iWon ? t("ww.end.you_win") : t("ww.end.wins", { names: winners })),
-      h("p", { "data-testid": "win-reason" }, t(`ww.reason.${result.reason}`)),
-      h(
-        "ol",
-        { class: "scores" },
-        ranking.map((seat) => h("li", { class: result.winners.includes(seat) ? "winner" : "" }, h("strong", {}, name(seat)), " — ", t("ww.end.score", { count: result.scores[seat] }), " ", h("span", { class: "slots" }, cubes(view.players[seat].circle)))),
-      ),
-      h(
-        "div",
-        { class: "button-row" },
-        h("button", { class: "btn primary", type: "button", "data-testid": "rematch", onclick: (event) => { event.currentTarget.disabled = true; ctx.rematch(); } }, t("ww.end.rematch")),
-        h("a", { class: "btn", href: "/" }, t("room.back_to_lobby")),
-      ),
-    );
+    return endScreen(ctx, result, view.players.map((p) => p.seat), {
+      words: {
+        headline: result.winners.length > 1 ? t("ww.end.shared", { names: winners }) : iWon ? t("ww.end.you_win") : t("ww.end.wins", { names: winners }),
+        reason: t(`ww.reason.${result.reason}`),
+        rematch: t("ww.end.rematch"),
+        lobby: t("room.back_to_lobby"),
+      },
+      line: (seat) => [" — ", t("ww.end.score", { count: result.scores[seat] }), " ", h("span", { class: "slots" }, cubes(view.players[seat].circle))],
+    });
   }
 
   function movePanel(message, me) {
     const legal = message.legal;
     const view = message.view;
     let body;
-    if (message.result) return endScreen(message);
+    if (message.result) return finalScreen(message);
     if (!legal.length) body = waitingPanel(message);
     else if (view.phase === "personality") body = personalityPanel(legal);
     else if (view.phase === "study") body = studyPanel(legal, me);
@@ -608,17 +554,11 @@ export async function createRenderer(ctx) {
     const me = seat !== null ? view.players[seat] : null;
     const usable = new Set(message.legal.filter((a) => a.type === "brew").map((a) => a.recipe));
     const fresh = animate ? freshness(message, ui.previous) : freshness(message, null);
-    const n = view.players.length;
-    const others = [];
-    for (let i = 1; i <= n; i += 1) {
-      const other = seat === null ? i - 1 : (seat + i) % n;
-      if (other !== seat) others.push(view.players[other]);
-    }
-    const focusKey = document.activeElement && root.contains(document.activeElement) ? document.activeElement.dataset.key : null;
-    clear(root).append(
+    const others = seatsAround(view.players.length, seat).map((other) => view.players[other]);
+    keepFocus(root, () => clear(root).append(
       h(
         "div",
-        { class: `ww phase-${view.phase} ${seat === null ? "spectator" : ""}`, dataset: { version: message.version, round: view.round, pending: ui.pending ? "1" : "0", myTurn: message.legal.length && !message.result ? "1" : "0", phase: view.phase } },
+        { class: `ww phase-${view.phase} ${seat === null ? "spectator" : ""}`, dataset: { version: message.version, round: view.round, pending: moves.pending ? "1" : "0", myTurn: message.legal.length && !message.result ? "1" : "0", phase: view.phase } },
         phaseLine(view),
         passSummary(),
         message.result ? movePanel(message, me) : null,
@@ -627,11 +567,7 @@ export async function createRenderer(ctx) {
         me && dealt(view) ? hand(me, message.legal) : null,
         me ? board(me, view, { mine: true, usable, fresh }) : null,
       ),
-    );
-    if (focusKey) {
-      const again = root.querySelector(`[data-key="${CSS.escape(focusKey)}"]`);
-      if (again) again.focus();
-    }
+    ));
     if (animate) flyCauldrons(message);
   }
 
@@ -644,13 +580,13 @@ export async function createRenderer(ctx) {
       if (!from || !to) continue;
       const a = from.getBoundingClientRect();
       const b = to.getBoundingClientRect();
-      const chip = h("div", { class: "flying-cauldron", "aria-hidden": "true", title: describeEvent(pass) }, cubes(pass.cubes), h("span", { class: "small" }, ` → ${name(pass.to)}`));
-      chip.style.left = `${a.left}px`;
-      chip.style.top = `${a.top}px`;
-      document.body.append(chip);
+      const flying = h("div", { class: "flying-cauldron", "aria-hidden": "true", title: describeEvent(pass) }, cubes(pass.cubes), h("span", { class: "small" }, ` → ${name(pass.to)}`));
+      flying.style.left = `${a.left}px`;
+      flying.style.top = `${a.top}px`;
+      document.body.append(flying);
       const dx = b.left + b.width / 2 - (a.left + a.width / 2);
       const dy = b.top + b.height / 2 - (a.top + a.height / 2);
-      const flight = chip.animate(
+      const flight = flying.animate(
         [
           { transform: "translate(0, 0) scale(1)", opacity: 1 },
           { transform: `translate(${dx / 2}px, ${dy / 2 - 40}px) scale(1.15)`, opacity: 1, offset: 0.5 },
@@ -658,8 +594,8 @@ export async function createRenderer(ctx) {
         ],
         { duration: 1100, easing: "ease-in-out" },
       );
-      flight.onfinish = () => chip.remove();
-      setTimeout(() => chip.remove(), 1500);
+      flight.onfinish = () => flying.remove();
+      setTimeout(() => flying.remove(), 1500);
       if (total(pass.overflow)) {
         const target = root.querySelector(`[data-seat="${pass.from}"] .circle`);
         if (target) target.append(h("span", { class: "overflow-pop" }, `+${total(pass.overflow)}`));
@@ -677,7 +613,7 @@ export async function createRenderer(ctx) {
       if (fresh) {
         ui.previous = ui.message;
         ui.message = message;
-        ui.pending = false;
+        moves.reset();
         const passes = (message.events || []).filter((e) => e.type === "cauldron_passed");
         if (passes.length) ui.passes = passes;
         const stage = `${message.view.round}:${message.view.phase}`;
@@ -694,7 +630,7 @@ export async function createRenderer(ctx) {
       draw(message, fresh);
     },
     rejected() {
-      ui.pending = false;
+      moves.reset();
       rerender();
     },
     describe(event) {
