@@ -57,3 +57,8 @@ class Bus(Protocol):
     async def presence(self, room: str) -> list[dict[str, Any]]:
         """The live presence entries of every worker for ``room``."""
         ...
+
+    def on_reconnect(self, callback: Callable[[], None]) -> None:
+        """Call ``callback`` when the bus comes back after losing its server (messages may
+        have been lost meanwhile: every socket should re-sync)."""
+        ...

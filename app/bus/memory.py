@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Callable
 from typing import Any
 
 from app.bus.base import Message, Subscription
@@ -45,3 +46,6 @@ class MemoryBus:
 
     async def presence(self, room: str) -> list[dict[str, Any]]:
         return list(self._presence.get(room, {}).values())
+
+    def on_reconnect(self, callback: Callable[[], None]) -> None:
+        return None  # in-process: never lost

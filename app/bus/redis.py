@@ -3,6 +3,11 @@
 One PubSub connection per worker carries every channel this worker's sockets need; messages
 fan out to local ``Subscription`` queues. Presence is a Redis hash per room, one field per
 worker, each entry stamped so a killed worker's sockets expire after ``PRESENCE_TTL``.
+
+Redis going away degrades, never lies: a commit is already durable when it is published, so
+a failed publish is logged and delivered to this worker's own sockets; presence falls back
+to this worker's own entries. When the reader reaches Redis again it re-subscribes and calls
+the ``on_reconnect`` callbacks (the hub re-syncs every socket at once).
 """
 
 from __future__ import annotations
@@ -13,9 +18,12 @@ import json
 import logging
 import time
 from collections import defaultdict
+from collections.abc import Callable
 from typing import Any
 
 import redis.asyncio as redis
+from redis.asyncio.retry import Retry
+from redis.backoff import NoBackoff
 
 from app import wire
 from app.bus.base import PRESENCE_TTL, Message, Subscription
@@ -23,21 +31,51 @@ from app.bus.base import PRESENCE_TTL, Message, Subscription
 log = logging.getLogger(__name__)
 
 SUBSCRIBE_WAIT = 5.0
+# After a failure, skip Redis this long (every publish would otherwise wait on a refused
+# connection); the reader keeps trying and says when it is back.
+DOWN_SECONDS = 1.0
+RETRY_READ = 0.5
 _DONE = asyncio.Event()
 _DONE.set()
 
 
 class RedisBus:
     def __init__(self, url: str) -> None:
-        self._client = redis.Redis.from_url(url, decode_responses=True)
+        # One immediate retry: a pooled connection that died with a restarted Redis costs a
+        # reconnect, not an error; a Redis that is down fails at once.
+        self._client = redis.Redis.from_url(
+            url,
+            decode_responses=True,
+            socket_connect_timeout=1.0,
+            socket_timeout=5.0,
+            retry=Retry(NoBackoff(), 1),
+        )
         self._pubsub = self._client.pubsub()
         self._subscribers: dict[str, set[Subscription]] = defaultdict(set)
         self._reader: asyncio.Task[None] | None = None
-        self._ready = asyncio.Event()
         self._lock = asyncio.Lock()
         # Channels whose SUBSCRIBE Redis has not confirmed yet: a publish before the
         # confirmation would not reach this worker.
         self._confirming: dict[str, asyncio.Event] = {}
+        # This worker's own presence entries: what presence falls back to without Redis.
+        self._mine: dict[str, dict[str, dict[str, Any]]] = defaultdict(dict)
+        self._down_until = 0.0
+        self._lost = False
+        self._reconnected: list[Callable[[], None]] = []
+
+    @property
+    def down(self) -> bool:
+        return self._lost or time.monotonic() < self._down_until
+
+    def _failed(self, what: str, exc: BaseException) -> None:
+        if not self.down:
+            log.warning(
+                "redis %s failed (%s); degrading to this worker until it is back", what, exc
+            )
+        self._down_until = time.monotonic() + DOWN_SECONDS
+
+    def on_reconnect(self, callback: Callable[[], None]) -> None:
+        self._reconnected.append(callback)
 
     async def start(self) -> None:
         await self._client.ping()
@@ -58,40 +96,77 @@ class RedisBus:
     async def _read(self) -> None:
         while True:
             try:
+                if self._lost:
+                    await self._resubscribe()
                 message = await self._pubsub.get_message(timeout=1.0)
             except asyncio.CancelledError:
                 raise
-            except Exception:  # a dropped connection: pub/sub may lose messages (clients re-sync)
-                log.exception("redis bus read failed; retrying")
-                await asyncio.sleep(0.5)
+            except Exception as exc:  # a dropped connection: messages may be lost meanwhile
+                if not self._lost:
+                    log.warning("redis bus connection lost (%s); retrying", exc)
+                self._lost = True
+                self._failed("read", exc)
+                await asyncio.sleep(RETRY_READ)
                 continue
+            if self._lost:
+                self._lost = False
+                self._down_until = 0.0
+                log.warning("redis bus is back; re-syncing every socket")
+                for callback in list(self._reconnected):
+                    try:
+                        callback()
+                    except Exception:
+                        log.exception("redis reconnect callback failed")
             if message is not None and message.get("type") == "subscribe":
                 confirmed = self._confirming.pop(str(message["channel"]), None)
                 if confirmed is not None:
                     confirmed.set()
             if message is None or message.get("type") != "message":
                 continue
-            channel = message["channel"]
             try:
                 payload = wire.loads(message["data"])
             except ValueError:
                 continue
-            for sub in list(self._subscribers.get(channel, ())):
-                sub.deliver(payload)
+            self._deliver(message["channel"], payload)
+
+    async def _resubscribe(self) -> None:
+        channels = ["coven:keepalive", *self._subscribers]
+        await self._pubsub.subscribe(*channels)
+        for channel in channels:
+            confirmed = self._confirming.pop(channel, None)
+            if confirmed is not None:
+                confirmed.set()
+
+    def _deliver(self, channel: str, payload: Message) -> None:
+        for sub in list(self._subscribers.get(channel, ())):
+            sub.deliver(payload)
 
     async def publish(self, channel: str, message: Message) -> None:
-        await self._client.publish(channel, wire.dumps(message))
+        if not self.down:
+            try:
+                await self._client.publish(channel, wire.dumps(message))
+                return
+            except Exception as exc:
+                self._failed("publish", exc)
+        # What was published is already committed: this worker's sockets still hear it;
+        # other workers re-sync when Redis is back.
+        self._deliver(channel, message)
 
     async def subscribe(self, channel: str) -> Subscription:
         sub = Subscription(channel, self._unsubscribe)
         async with self._lock:
             first = not self._subscribers.get(channel)
             self._subscribers[channel].add(sub)
-            if first:
+            confirmed = self._confirming.get(channel) or _DONE
+            if first and not self.down:
                 confirmed = self._confirming.setdefault(channel, asyncio.Event())
-                await self._pubsub.subscribe(channel)
-            else:
-                confirmed = self._confirming.get(channel) or _DONE
+                try:
+                    await self._pubsub.subscribe(channel)
+                except Exception as exc:
+                    # Subscribed again (with every channel) when the reader is back.
+                    self._failed("subscribe", exc)
+                    self._confirming.pop(channel, None)
+                    confirmed = _DONE
         # Return once Redis delivers this channel to us, so that what the caller announces
         # next (and every later notice of other workers) is heard.
         with contextlib.suppress(TimeoutError):
@@ -110,26 +185,44 @@ class RedisBus:
 
     async def _drop(self, channel: str) -> None:
         async with self._lock:
-            if not self._subscribers.get(channel):
-                await self._pubsub.unsubscribe(channel)
+            if not self._subscribers.get(channel) and not self.down:
+                with contextlib.suppress(Exception):
+                    await self._pubsub.unsubscribe(channel)
 
     async def set_presence(self, room: str, worker: str, entry: dict[str, Any]) -> None:
         key = f"coven:presence:{room}"
         if entry:
             stamped = {**entry, "at": time.time()}
-            async with self._client.pipeline(transaction=False) as pipe:
-                pipe.hset(key, worker, json.dumps(stamped))
-                pipe.expire(key, int(PRESENCE_TTL * 4))
-                await pipe.execute()
+            self._mine[room][worker] = stamped
         else:
-            await self._client.hdel(key, worker)
+            self._mine[room].pop(worker, None)
+            if not self._mine[room]:
+                del self._mine[room]
+        if self.down:
+            return
+        try:
+            if entry:
+                async with self._client.pipeline(transaction=False) as pipe:
+                    pipe.hset(key, worker, json.dumps(stamped))
+                    pipe.expire(key, int(PRESENCE_TTL * 4))
+                    await pipe.execute()
+            else:
+                await self._client.hdel(key, worker)
+        except Exception as exc:
+            self._failed("presence", exc)
 
     async def presence(self, room: str) -> list[dict[str, Any]]:
-        raw = await self._client.hgetall(f"coven:presence:{room}")
-        now = time.time()
-        entries = []
-        for value in raw.values():
-            entry = json.loads(value)
-            if now - float(entry.get("at", 0)) <= PRESENCE_TTL:
-                entries.append(entry)
-        return entries
+        if not self.down:
+            try:
+                raw = await self._client.hgetall(f"coven:presence:{room}")
+            except Exception as exc:
+                self._failed("presence", exc)
+            else:
+                now = time.time()
+                entries = []
+                for value in raw.values():
+                    entry = json.loads(value)
+                    if now - float(entry.get("at", 0)) <= PRESENCE_TTL:
+                        entries.append(entry)
+                return entries
+        return list(self._mine.get(room, {}).values())

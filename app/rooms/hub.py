@@ -107,6 +107,9 @@ class Hub:
         self.rooms: dict[str, RoomHub] = {}
         self._opening: dict[str, asyncio.Lock] = {}
         self._refresher: asyncio.Task[None] | None = None
+        self._resyncs: set[asyncio.Task[None]] = set()
+        bus.on_reconnect(self._on_reconnect)
+        service.on_change.append(self._release_if_idle)
 
     async def start(self) -> None:
         self._refresher = asyncio.create_task(self._refresh_presence(), name="presence-refresh")
@@ -114,6 +117,8 @@ class Hub:
     async def close(self) -> None:
         if self._refresher is not None:
             self._refresher.cancel()
+        for task in list(self._resyncs):
+            task.cancel()
         for room in list(self.rooms.values()):
             if room.reader is not None:
                 room.reader.cancel()
@@ -121,6 +126,34 @@ class Hub:
             with contextlib.suppress(Exception):
                 await self.bus.set_presence(room.code, self.worker, {})
         self.rooms.clear()
+
+    def _release_if_idle(self, code: str) -> None:
+        """A match that ended with no socket of this worker watching is released (bot
+        matches, HTTP-only clients): a long-running worker's memory stays flat."""
+        if code in self.rooms:
+            return
+        table = self.service.cached(code)
+        if table is not None and table.result is not None:
+            self.service.forget(code)
+
+    def _on_reconnect(self) -> None:
+        task = asyncio.get_running_loop().create_task(self.resync_all(), name="hub-resync")
+        self._resyncs.add(task)
+        task.add_done_callback(self._resyncs.discard)
+
+    async def resync_all(self) -> None:
+        """Every socket of this worker gets the committed state and presence now (the bus
+        lost messages: Redis went away and came back)."""
+        for code, room in list(self.rooms.items()):
+            try:
+                self.service.room_changed(code)
+                await self.bus.set_presence(code, self.worker, self._local_presence(code))
+                await self.push_state(room, None)
+                await self._send_presence(room, always=True)
+            except CovenError:
+                continue
+            except Exception:
+                log.exception("re-sync of room %s failed", code)
 
     def sockets(self) -> int:
         return sum(len(r.connections) for r in self.rooms.values())

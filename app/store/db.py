@@ -61,11 +61,14 @@ def make_engine(url: str, schema: str | None = None) -> AsyncEngine:
         )
         _tune_sqlite(engine)
         return engine
+    # pool_pre_ping: a pooled connection that PostgreSQL dropped (a restart, a failover, an
+    # idle timeout) is replaced when it is checked out, instead of failing the request.
     return create_async_engine(
         url,
         connect_args=connect_args(url, schema),
         json_serializer=wire.dumps,
         json_deserializer=wire.loads,
+        pool_pre_ping=True,
         pool_size=20,
         max_overflow=20,
     )
