@@ -183,6 +183,8 @@ def test_whole_brew_match_by_clicking(browser: Any, coven_server: str, artifacts
     page.check("[data-testid=game-list] input[value=witchs-brew]")
     page.fill("[data-testid=host-name]", host.name)
     page.check("[data-testid=visibility-private]")
+    # The rulebook's 3-4 player variant: 2 roles nobody may keep, turned up each set.
+    page.check("input[name=opt-variant_blocked_roles]")
     page.click("[data-testid=create-room]")
     page.wait_for_url("**/r/*")
     invite = until(lambda: page.input_value("[data-testid=invite-link]"), "/r/")
@@ -200,7 +202,9 @@ def test_whole_brew_match_by_clicking(browser: Any, coven_server: str, artifacts
 
     # Choosing 5 of 12: twelve role cards to tap, a counter, and the confirm button at 5.
     page.wait_for_selector("#table [data-testid=choose] [data-action=keep]")
-    assert page.locator("#table [data-testid=choose] [data-action=keep]").count() == 12
+    assert page.locator("#table [data-testid=choose] [data-action=keep]").count() == 10
+    assert page.locator("#table [data-testid=choose] .card.role.blocked").count() == 2
+    assert page.locator("#table [data-testid=blocked] .role-chip").count() == 2
     for _ in range(2):
         page.locator("#table [data-action=keep]").first.click()
         page.wait_for_selector("#table .wb[data-pending='0']")
@@ -238,6 +242,13 @@ def test_whole_brew_match_by_clicking(browser: Any, coven_server: str, artifacts
         if "spectator" not in moments and spectator.page.locator("#table .claim").count():
             shot(spectator, artifacts, "brew-spectator-es")
             assert_sees_no_hand(spectator)
+            # The language switch redraws the live table at once, role names included.
+            spec = spectator.page
+            spec.select_option("[data-testid=lang-select]", "vi")
+            until(lambda: spec.inner_text("#table .phase-line"), "Lượt chia")
+            assert "Ta là" in spec.inner_text("#table [data-testid=claim]")
+            spec.select_option("[data-testid=lang-select]", "es")
+            until(lambda: spec.inner_text("#table .phase-line"), "Mano")
             moments.add("spectator")
 
     deadline = time.monotonic() + MATCH_SECONDS

@@ -127,6 +127,9 @@ export async function createRenderer(ctx) {
       h("span", { class: "round" }, t("wb.set_n", { set: view.set })),
       view.round ? h("span", { class: "muted" }, t("wb.round_n", { round: view.round })) : null,
       h("span", { class: `phase phase-${view.phase}`, "data-testid": "phase" }, t(`wb.phase.${view.phase}`)),
+      view.variant && view.variant.blocked.length
+        ? h("span", { class: "blocked-line small", "data-testid": "blocked" }, t("wb.blocked_roles"), " ", view.variant.blocked.map((r) => roleChip(r, "blocked-chip")))
+        : null,
       ravenMeter(view),
     );
   }
@@ -272,11 +275,11 @@ export async function createRenderer(ctx) {
         tokenPile("coin", "gold", p.gold, resName("gold"), { testid: `gold-${seat}` }),
         vials,
       ),
-      h(
+      view.phase === "over" ? null : h(
         "div",
         { class: "hand-row" },
         h("span", { class: "zone-label" }, t("wb.hand")),
-        handCount === null ? h("span", { class: "muted small" }, t("wb.hand_secret")) : cardBacks(handCount, tn("wb.cards_in_hand", handCount)),
+        handCount === null ? h("span", { class: "muted small" }, t("wb.hand_secret")) : handCount ? cardBacks(handCount, tn("wb.cards_in_hand", handCount)) : h("span", { class: "muted small" }, t("wb.hand_empty")),
         p.played.length ? h("span", { class: "played" }, h("span", { class: "zone-label" }, t("wb.played")), p.played.map((r) => roleChip(r, "played-chip"))) : null,
       ),
       h(
