@@ -20,6 +20,16 @@ pytestmark = pytest.mark.e2e
 
 MATCH_SECONDS = 300
 
+
+def wait_until(page: Any, expression: str, seconds: float = 10) -> None:
+    """Poll a JavaScript expression until it is true (the page's CSP forbids the string
+    evaluation ``wait_for_function`` relies on)."""
+    deadline = time.monotonic() + seconds
+    while not page.evaluate(expression):
+        assert time.monotonic() < deadline, f"{expression} never became true"
+        time.sleep(0.05)
+
+
 # Picks one clickable move on the page (the test never builds an action itself: it only
 # clicks controls the table drew from `legal`) and marks it for a real mouse click.
 PICK_JS = """
@@ -233,9 +243,7 @@ def test_whole_match_by_clicking(browser: Any, coven_server: str, artifacts: Pat
     assert "In initiative order" in page.inner_text("#game-options")
     page.click("[data-testid=create-room]")
     page.wait_for_url("**/r/*")
-    page.wait_for_function(
-        "document.querySelector('[data-testid=invite-link]').value.includes('/r/')"
-    )
+    wait_until(page, "document.querySelector('[data-testid=invite-link]').value.includes('/r/')")
     invite = page.input_value("[data-testid=invite-link]")
     code = invite.rsplit("/", 1)[1]
     rooms = httpx.get(f"{coven_server}/api/rooms").json()
@@ -315,10 +323,10 @@ def test_whole_match_by_clicking(browser: Any, coven_server: str, artifacts: Pat
             assert spec.locator("[data-testid=board-0]").count() == 1
             # The language switch redraws the live table at once.
             spec.select_option("[data-testid=lang-select]", "vi")
-            spec.wait_for_function("document.documentElement.lang === 'vi'")
+            wait_until(spec, "document.documentElement.lang === 'vi'")
             assert "Vòng" in spec.inner_text(".phase-line")
             spec.select_option("[data-testid=lang-select]", "es")
-            spec.wait_for_function("document.documentElement.lang === 'es'")
+            wait_until(spec, "document.documentElement.lang === 'es'")
             assert "Ronda" in spec.inner_text(".phase-line")
             mid_shot = True
 
@@ -396,9 +404,7 @@ def test_advanced_personalities_and_a_vanished_friend(
     page.check("[data-testid=option-personalities-choose]")
     page.click("[data-testid=create-room]")
     page.wait_for_url("**/r/*")
-    page.wait_for_function(
-        "document.querySelector('[data-testid=invite-link]').value.includes('/r/')"
-    )
+    wait_until(page, "document.querySelector('[data-testid=invite-link]').value.includes('/r/')")
     invite = page.input_value("[data-testid=invite-link]")
     friend.page.goto(invite)
     friend.page.fill("[data-testid=join-name]", friend.name)
