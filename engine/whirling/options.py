@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+# Rooms opened before the erratum of 2026-12 stored this option (the lobby sends every option).
+# The reading it chose is gone from the sheet; switched off it means nothing and is dropped, so
+# those rooms can still start a rematch.
+RETIRED = "flask_of_insight_symmetric"
 
 
 class WhirlingOptions(BaseModel):
@@ -37,3 +42,15 @@ class WhirlingOptions(BaseModel):
         False,
         description="Reading of R24 Spider Summoning as one-way like its siblings (question 5).",
     )
+
+    @model_validator(mode="before")
+    @classmethod
+    def _drop_retired(cls, data: Any) -> Any:
+        if isinstance(data, dict) and RETIRED in data:
+            if data[RETIRED] is not False:
+                raise ValueError(
+                    f"{RETIRED} is retired: the printed Flask of Insight is confirmed (2026-12); "
+                    "the earlier reading is flasks_as_converted"
+                )
+            data = {k: v for k, v in data.items() if k != RETIRED}
+        return data

@@ -302,9 +302,27 @@ def test_setup_refuses_a_bad_player_count(players):
 
 
 @pytest.mark.parametrize(
-    "options", [{"personalities": "all"}, {"colour": "red"}, {"flask_of_insight_symmetric": "x"}]
+    "options",
+    [
+        {"personalities": "all"},
+        {"colour": "red"},
+        {"flasks_as_converted": "x"},
+        {"production": "clockwise"},
+        {"flask_of_insight_symmetric": True},  # retired with the erratum of 2026-12
+    ],
 )
 def test_setup_refuses_bad_options(options):
     with pytest.raises(IllegalAction) as info:
         GAME.setup(3, 1, options)
     assert info.value.code == "bad_options"
+
+
+def test_a_room_from_before_the_erratum_still_sets_up():
+    """Rooms opened before 2026-12 stored ``flask_of_insight_symmetric: false`` (the lobby sends
+    every option); a rematch must still start, without the retired key."""
+    old = {"personalities": "initiates", "flask_of_insight_symmetric": False,
+           "spider_summoning_one_way": False}
+    state = GAME.setup(3, 1, old)
+    assert "flask_of_insight_symmetric" not in state.options
+    assert state.options["flasks_as_converted"] is False
+    assert state.options["production"] == "simultaneous"
