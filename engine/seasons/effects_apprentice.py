@@ -204,7 +204,6 @@ class ChaliceChoice(Question):
             put_into_play(state, seat, card, events, why(9))
         else:
             discard(state, [card])
-            events.append({"type": "card_revealed", "seat": seat, "card": card, "why": why(9)})
             events.append({"type": "card_discarded", "seat": seat, "count": 1, "why": why(9)})
 
 

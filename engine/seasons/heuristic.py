@@ -26,7 +26,9 @@ def _projected(state: State, seat: int) -> float:
     values = readings.TRANSMUTE_VALUES[state.season]
     energy = sum(n * values[k] for k, n in enumerate(player.energy))
     free_slots = max(0, player.gauge - len(player.in_play))
-    hand_value = sum(CARD_IN_HAND + 0.3 * max(0, CARD[c].pp) for c in player.hand)
+    # library cards join the hand later: counted alike, so building libraries is neutral
+    waiting = player.hand + player.libraries[0] + player.libraries[1]
+    hand_value = sum(CARD_IN_HAND + 0.3 * max(0, CARD[c].pp) for c in waiting)
     return parts["total"] + energy + GAUGE_SLOT * min(free_slots, len(player.hand)) + hand_value
 
 

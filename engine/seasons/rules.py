@@ -164,14 +164,15 @@ def _build_options(state: State, seat: int) -> list[Action]:
     if player.built:
         return []
     out: list[Action] = []
+    # confirm first and reset last: a bot that breaks ties by the first action never loops
+    if all(len(lib) == readings.LIBRARY_SIZE for lib in player.libraries):
+        out.append({"type": "confirm_libraries"})
     for lib in (2, 3):
         if len(player.libraries[lib - 2]) < readings.LIBRARY_SIZE:
             out += [{"type": "to_library", "card": c, "library": lib}
                     for c in sorted(set(player.hand))]
     if player.libraries[0] or player.libraries[1]:
         out.append({"type": "reset_libraries"})
-    if all(len(lib) == readings.LIBRARY_SIZE for lib in player.libraries):
-        out.append({"type": "confirm_libraries"})
     return out
 
 
