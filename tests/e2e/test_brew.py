@@ -235,6 +235,10 @@ def test_whole_brew_match_by_clicking(browser: Any, coven_server: str, artifacts
         elif "bidding" not in moments and seen(host.page, holder, bidding):
             shot(host, artifacts, "brew-bidding")
             moments.add("bidding")
+        if "lead" not in moments and seen(phone.page, "#table .moves [data-action=lead]"):
+            shot(phone, artifacts, "brew-lead-phone-vi", full_page=False)
+            assert_fits_the_screen(phone)
+            moments.add("lead")
         if "phone" not in moments and seen(phone.page, responding, "[data-testid=hand-card]"):
             shot(phone, artifacts, "brew-phone-vi", full_page=False)
             assert_fits_the_screen(phone)

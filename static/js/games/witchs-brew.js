@@ -166,6 +166,8 @@ export async function createRenderer(ctx) {
           h("div", { class: "small muted stack-count" }, tn("wb.cards_left", stack.count)),
         ),
       ),
+      // The printed values of the 31 potion cards are not known (engine/brew/readings.py).
+      catalog.potion_data_is_placeholder ? h("p", { class: "small muted stacks-note" }, t("wb.placeholder_cards")) : null,
     );
   }
 
@@ -293,8 +295,11 @@ export async function createRenderer(ctx) {
   }
 
   // -- my hand and the move panel ------------------------------------------------------------
-  function hand(view, me, legal) {
+  function hand(view, me, legal, { inPanel = false } = {}) {
     if (!Array.isArray(me.hand) || view.phase === "choose" || view.phase === "over") return null;
+    // When she leads, her hand is the move itself: it is drawn in the move panel, not twice.
+    const leading = legal.some((a) => a.type === "lead");
+    if (leading !== inPanel) return null;
     const leads = new Map(legal.filter((a) => a.type === "lead").map((a) => [a.role, a]));
     const cur = view.current;
     const cards = me.hand.map((id) => {
@@ -506,7 +511,7 @@ export async function createRenderer(ctx) {
     let body;
     if (view.phase === "choose" && me) body = [chooseScreen(view, me, legal), legal.length ? null : waitingPanel(message)];
     else if (!legal.length) body = waitingPanel(message);
-    else if (view.phase === "lead") body = [h("p", {}, t("wb.prompt.lead")), h("p", { class: "small muted" }, t("wb.prompt.lead_help"))];
+    else if (view.phase === "lead") body = [h("p", {}, t("wb.prompt.lead")), h("p", { class: "small muted" }, t("wb.prompt.lead_help")), hand(view, me, legal, { inPanel: true })];
     else if (view.phase === "respond") body = respondPanel(view, legal);
     else if (view.phase === "act") body = actPanel(view, legal);
     else if (view.phase === "tribute") body = tributePanel(view, legal);
