@@ -105,7 +105,7 @@ export async function createRenderer(ctx) {
     return parts.length ? parts.join(", ") : t("se.free");
   }
 
-  function seasonCard(num, { extra = "", testid = null, foot = null, text = true, view = null, badge = null } = {}) {
+  function seasonCard(num, { extra = "", testid = null, foot = null, text = true, cost = true, view = null, badge = null } = {}) {
     const c = catalog.cards[String(num)];
     if (!c) return card({ name: `#${num}`, extra, testid });
     return card({
@@ -116,7 +116,7 @@ export async function createRenderer(ctx) {
         badge,
       ],
       body: [
-        h("div", { class: "card-cost" }, costNode(num, view || (ui.message && ui.message.view))),
+        cost ? h("div", { class: "card-cost" }, costNode(num, view || (ui.message && ui.message.view))) : null,
         text ? h("p", { class: "card-text" }, effectText(num)) : null,
       ],
       foot,
@@ -173,6 +173,10 @@ export async function createRenderer(ctx) {
   }
 
   // -- the season wheel ----------------------------------------------------------------------
+  // After year III the marker has passed the last space: the wheel stays on year III, month 12.
+  const shownYear = (view) => Math.min(view.year, 3);
+  const shownMonth = (view) => (view.year > 3 ? 12 : view.month);
+
   function wheel(view) {
     const colours = { winter: "#8fc3ee", spring: "#86cf6e", summer: "#f0c24c", autumn: "#d9773a" };
     const cx = 50, cy = 50, r1 = 46, r0 = 28;
@@ -183,13 +187,14 @@ export async function createRenderer(ctx) {
     let svg = '<svg viewBox="0 0 100 100" aria-hidden="true">';
     for (let m = 1; m <= 12; m += 1) {
       const a0 = (m - 1) * 30 + 1, a1 = m * 30 - 1;
-      const on = m === view.month;
+      const on = m === shownMonth(view);
       svg += `<path d="M${point(r0, a0)} L${point(r1, a0)} A${r1} ${r1} 0 0 1 ${point(r1, a1)} L${point(r0, a1)} A${r0} ${r0} 0 0 0 ${point(r0, a0)}Z" fill="${colours[SEASON_OF_MONTH(m)]}" fill-opacity="${on ? 1 : 0.45}" stroke="${on ? "#fff" : "none"}" stroke-width="1.2"/>`;
     }
-    const [mx, my] = point((r0 + r1) / 2, (view.month - 0.5) * 30).split(" ");
+    const [mx, my] = point((r0 + r1) / 2, (shownMonth(view) - 0.5) * 30).split(" ");
     svg += `<circle cx="${mx}" cy="${my}" r="5.5" fill="#2a1747" stroke="#fff" stroke-width="1.6"/>`;
-    svg += `<text x="50" y="57" text-anchor="middle" font-size="20" font-weight="800" fill="#efe8fb">${ROMAN[view.year] || view.year}</text></svg>`;
-    const label = t("se.wheel", { year: ROMAN[view.year] || view.year, month: view.month, season: seasonName(view.season) });
+    svg += `<text x="50" y="57" text-anchor="middle" font-size="20" font-weight="800" fill="#efe8fb">${ROMAN[shownYear(view)]}</text></svg>`;
+    const season = SEASON_OF_MONTH(shownMonth(view));
+    const label = t("se.wheel", { year: ROMAN[shownYear(view)], month: shownMonth(view), season: seasonName(season) });
     const node = h("div", { class: "wheel", role: "img", "aria-label": label, title: label, "data-testid": "wheel", "data-month": String(view.month), "data-year": String(view.year) });
     node.innerHTML = svg;
     return node;
@@ -204,7 +209,7 @@ export async function createRenderer(ctx) {
       h(
         "div",
         { class: "se-top-text" },
-        h("div", { class: "se-year" }, t("se.year_n", { year: ROMAN[view.year] || view.year }), " · ", h("strong", { class: `season-name s-${view.season}`, "data-testid": "season" }, seasonName(view.season)), " · ", t("se.month_n", { month: view.month })),
+        h("div", { class: "se-year" }, t("se.year_n", { year: ROMAN[shownYear(view)] }), " · ", h("strong", { class: `season-name s-${view.season}`, "data-testid": "season" }, seasonName(view.year > 3 ? "autumn" : view.season)), " · ", t("se.month_n", { month: shownMonth(view) })),
         h("div", { class: "small muted", "data-testid": "phase" }, t(`se.phase.${view.phase}`), view.round ? ` · ${t("se.round_n", { round: view.round })}` : ""),
         h("div", { class: "rates", "aria-label": t("se.rates") }, h("span", { class: "small muted" }, t("se.rates")), values),
         h("div", { class: "small muted" }, t("se.deck", { deck: view.deck_count, discard: view.discard_count })),
@@ -233,7 +238,7 @@ export async function createRenderer(ctx) {
             take
               ? h("button", { class: "die-button", type: "button", "data-action": "take_die", "data-key": `die-${i}`, title: t("se.take_die"), "aria-label": `${t("se.take_die")}: ${faceWords(d.face)}`, disabled: moves.pending, onclick: () => moves.send(take) }, face)
               : face,
-            h("span", { class: "small die-owner" }, owner !== null ? name(owner) : take ? t("se.take_die") : t("se.free_die")),
+            h("span", { class: "small die-owner" }, owner !== null ? name(owner) : take ? t("se.take") : t("se.free_die")),
           );
         }),
       ),
@@ -285,8 +290,8 @@ export async function createRenderer(ctx) {
         if (mineActs.length === 1) foot = moves.button(t("se.activate"), mineActs[0], { cls: "btn small use", key: `act-${e.id}`, title: actionLabel(mineActs[0]) });
         else if (mineActs.length > 1) foot = h("button", { class: "btn small use", type: "button", "data-action": "open-activate", "data-key": `act-${e.id}`, disabled: moves.pending, onclick: () => { ui.chooser = { kind: "activate", slot: e.id }; rerender(); } }, t("se.activate"), "…");
         return seasonCard(e.card, {
-          extra: `mini ${e.used ? "used" : ""} ${mineActs.length ? "usable" : ""}`,
-          text: false,
+          extra: `mini in-play-card ${e.used ? "used" : ""} ${mineActs.length ? "usable" : ""}`,
+          cost: false,
           view,
           badge: e.used ? h("span", { class: "used-badge" }, t("se.used")) : null,
           foot: [tokensOn ? h("div", { class: "on-card" }, energyTokens(e.tokens, "small")) : null, foot],
@@ -302,7 +307,7 @@ export async function createRenderer(ctx) {
     const owes = message.to_move.includes(seat);
     const chips = [
       view.first_player === seat && view.phase !== "over" ? chip(t("se.first_player"), "lead") : null,
-      owes && view.phase !== "over" ? chip(turn && turn.seat === seat && !view.pending.length ? t("se.status.turn") : t("se.status.to_move"), "busy", `status-${seat}`) : null,
+      owes && view.phase !== "over" ? chip(view.phase === "turn" && turn && turn.seat === seat && !view.pending.length ? t("se.status.turn") : t("se.status.to_move"), "busy", `status-${seat}`) : null,
       (view.phase === "build" && p.built) || (view.phase === "draft" && p.picked) ? chip(t("se.status.ready"), "ok") : null,
       h("span", { class: "crystal-total", "data-testid": `crystals-${seat}`, title: t("se.crystals"), "aria-label": tn("se.crystal_count", p.crystals) }, crystal(), h("strong", {}, String(p.crystals))),
     ];
@@ -315,7 +320,7 @@ export async function createRenderer(ctx) {
         "div",
         { class: "board-row small" },
         h("span", { class: "zone-label" }, t("se.hand")),
-        cardBacks(handCount, tn("se.cards_in_hand", handCount)),
+        mine ? null : cardBacks(handCount, tn("se.cards_in_hand", handCount)),
         h("span", { class: "muted" }, tn("se.cards_in_hand", handCount)),
         libs[0] || libs[1] ? h("span", { class: "libs muted", "data-testid": `libraries-${seat}` }, t("se.library_counts", { two: libs[0], three: libs[1] })) : null,
         view.phase !== "draft" && view.phase !== "build" ? h("span", { class: "score muted", title: t("se.score_help") }, t("se.score_now", { score: p.score.total })) : null,
@@ -695,6 +700,11 @@ export async function createRenderer(ctx) {
   };
 
   // -- the table log in words ----------------------------------------------------------------
+  // An event's energy is one type (with a count) or a {type: n} dictionary (#26, #47, …).
+  function energyOf(energy, count = 1) {
+    return energy && typeof energy === "object" ? energyWords(energy) : amount(count, energy);
+  }
+
   function describeEvent(e) {
     const why = whyWords(e.why);
     const by = why ? ` (${why})` : "";
@@ -727,11 +737,14 @@ export async function createRenderer(ctx) {
       case "energy_gained":
         return t("se.log.energy_gained", { name: name(e.seat), what: energyWords(e.energy) }) + by;
       case "energy_chosen":
-        return t("se.log.energy_gained", { name: name(e.seat), what: amount(1, e.energy) }) + by;
+        return t("se.log.energy_gained", { name: name(e.seat), what: energyOf(e.energy) }) + by;
       case "energy_discarded":
-        return t("se.log.energy_discarded", { name: name(e.seat), what: amount(1, e.energy) }) + (e.why === "reserve_limit" ? ` (${t("se.reserve_limit")})` : by);
+        return t("se.log.energy_discarded", { name: name(e.seat), what: energyOf(e.energy) }) + (e.why === "reserve_limit" ? ` (${t("se.reserve_limit")})` : by);
       case "energy_exchanged":
-        return t(e.action === "return_energy" ? "se.log.energy_returned" : "se.log.energy_taken", { name: name(e.seat), what: amount(1, e.energy) });
+        if (e.returned || e.taken) return t("se.log.energy_turned", { name: name(e.seat), from: energyWords(e.returned), to: energyWords(e.taken) }) + by;
+        return t(e.action === "return_energy" ? "se.log.energy_returned" : "se.log.energy_taken", { name: name(e.seat), what: energyOf(e.energy) });
+      case "reserve_changed":
+        return e.lost ? t("se.log.reserve_lost", { name: name(e.seat), what: energyWords(e.lost) }) + by : null;
       case "crystals_gained":
         return tn("se.log.crystals_gained", e.crystals, { name: name(e.seat) }) + by;
       case "crystals_lost":
@@ -743,7 +756,7 @@ export async function createRenderer(ctx) {
       case "bonus_used":
         return t("se.log.bonus_used", { name: name(e.seat), bonus: t(`se.bonus.${e.bonus}`) });
       case "transmuted":
-        return t("se.log.transmuted", { name: name(e.seat), what: amount(e.count, e.energy), crystals: e.crystals });
+        return t("se.log.transmuted", { name: name(e.seat), what: energyOf(e.energy, e.count), crystals: e.crystals }) + by;
       case "card_summoned":
         return t("se.log.card_summoned", { name: name(e.seat), card: cardName(e.card) });
       case "card_put_into_play":
@@ -776,7 +789,7 @@ export async function createRenderer(ctx) {
       case "cards_dealt":
         return e.cards && e.cards.length ? t("se.log.you_were_dealt", { cards: e.cards.map(cardName).join(", ") }) : null;
       default:
-        return null; // draft_picked, turn_started, turn_ended, reserve_changed, draft_offer, …: the table shows them
+        return null; // draft_picked, turn_started, turn_ended, draft_offer, …: the table shows them
     }
   }
 }
