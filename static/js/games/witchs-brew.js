@@ -341,7 +341,7 @@ export async function createRenderer(ctx) {
       "section",
       { class: "choose", "data-testid": "choose" },
       h("h3", {}, done ? t("wb.choose.done") : t("wb.choose.title", { set: view.set })),
-      h("p", { class: "small muted" }, t("wb.choose.help")),
+      done ? null : h("p", { class: "small muted" }, t("wb.choose.help")),
       h(
         "div",
         { class: "choose-bar" },
