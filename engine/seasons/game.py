@@ -23,7 +23,7 @@ class Seasons:
     options: ClassVar[type[BaseModel]] = SeasonsOptions
     event_types: ClassVar[Mapping[str, str]] = {
         # the table: everyone sees these
-        "match_started": PUBLIC, "draft_picked": PUBLIC, "draft_passed": PUBLIC,
+        "draft_picked": PUBLIC, "draft_passed": PUBLIC,
         "draft_over": PUBLIC, "libraries_built": PUBLIC, "round_started": PUBLIC,
         "die_taken": PUBLIC, "turn_started": PUBLIC, "die_resolved": PUBLIC,
         "card_drawn": PUBLIC, "cards_to_hand": PUBLIC, "card_discarded": PUBLIC,
@@ -37,7 +37,7 @@ class Seasons:
         "season_changed": PUBLIC, "deck_reshuffled": PUBLIC, "deck_empty": PUBLIC,
         "reserve_changed": PUBLIC, "game_over": PUBLIC,
         # one seat's own cards
-        "cards_dealt": PRIVATE, "draft_offer": PRIVATE, "cards_received": PRIVATE,
+        "draft_offer": PRIVATE, "cards_received": PRIVATE,
         "you_drew": PRIVATE, "you_discarded": PRIVATE, "cards_seen": PRIVATE,
     }
     benchmark_options: ClassVar[list[dict[str, Any]]] = [

@@ -16,7 +16,6 @@ before anything else; automatic steps there carry the round's end and the marker
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from engine.protocol import Action, Event, IllegalAction, Step, private
 from engine.rng import Rng
@@ -33,7 +32,7 @@ from engine.seasons.dice import face as die_face
 from engine.seasons.effects import effect_of, load_all
 from engine.seasons.marker import move_marker
 from engine.seasons.options import SeasonsOptions
-from engine.seasons.state import Player, State, Turn, energy_dict
+from engine.seasons.state import Player, State, Turn
 from engine.seasons.summoning import activate, activation_options, summon, summon_options
 from engine.seasons.table import (
     add_gauge,
@@ -103,16 +102,6 @@ def setup(players: int, seed: int, options: SeasonsOptions) -> State:
         players, opts, phase, 1, 1, 0, first, dice_in_use, "winter", [], None, None, 0,
         deck, [], rng.dump(), 1, [], 0, 0, None, seats,
     )
-
-
-def start_events(state: State) -> list[Event]:
-    """What each seat is shown when the match starts (its cards)."""
-    out: list[Event] = [{"type": "match_started", "level": state.options["level"],
-                         "first_player": state.first_player, "dice": state.dice_in_use}]
-    for seat, player in enumerate(state.seats):
-        cards = player.draft if state.phase == "draft" else player.hand
-        out.append(private({"type": "cards_dealt", "cards": cards[:]}, seat))
-    return out
 
 
 # --- the Prelude -------------------------------------------------------------------------------
@@ -681,11 +670,6 @@ def apply(state: State, seat: int, action: Action) -> Step:
         handler(new, seat, action, events)
     settle(new, events)
     return Step(new, events)
-
-
-def state_summary(state: State) -> dict[str, Any]:
-    """Small public facts used by view and tests."""
-    return {"season": state.season, "values": energy_dict(readings.TRANSMUTE_VALUES[state.season])}
 
 
 __all__ = ["TASKS", "Question", "apply", "legal_actions", "move_marker", "setup", "stage",
