@@ -154,15 +154,21 @@ class BotTables:
                 await http.post(f"/api/rooms/{code}/start", headers=auth)
                 self.started += 1
                 last = 0
+                waiting = False  # an action of ours is in flight: never send a second one
+                acted_at = -1  # the version our last action was sent against
                 async for raw in ws:
                     message = json.loads(raw)
+                    if message["type"] in ("ack", "error"):
+                        waiting = False
+                        continue
                     if message["type"] != "state":
                         continue
                     self.versions += max(0, message["version"] - last)
                     last = max(last, message["version"])
                     if message["result"] is not None or self.stopping:
                         break
-                    if message["legal"]:
+                    if message["legal"] and not waiting and message["version"] > acted_at:
+                        waiting, acted_at = True, message["version"]
                         await asyncio.sleep(self.args.think / 1000 * rng.random())
                         await ws.send(
                             json.dumps(
@@ -490,6 +496,7 @@ def start_server(args: argparse.Namespace) -> tuple[subprocess.Popen[bytes], str
         "COVEN_ROOMS_PER_MINUTE": "1000000",
         "COVEN_SOCKETS_PER_CLIENT": "1000000",
         "COVEN_REFUSED_BURST": "1000000",
+        "COVEN_REFUSED_CLIENT_BURST": "1000000",
         "COVEN_CHAT_CLIENT_BURST": "1000000",
     }
     if args.database_url:
