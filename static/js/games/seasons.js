@@ -188,7 +188,7 @@ export async function createRenderer(ctx) {
     for (let m = 1; m <= 12; m += 1) {
       const a0 = (m - 1) * 30 + 1, a1 = m * 30 - 1;
       const on = m === shownMonth(view);
-      svg += `<path d="M${point(r0, a0)} L${point(r1, a0)} A${r1} ${r1} 0 0 1 ${point(r1, a1)} L${point(r0, a1)} A${r0} ${r0} 0 0 0 ${point(r0, a0)}Z" fill="${colours[SEASON_OF_MONTH(m)]}" fill-opacity="${on ? 1 : 0.45}" stroke="${on ? "#fff" : "none"}" stroke-width="1.2"/>`;
+      svg += `<path d="M${point(r0, a0)} L${point(r1, a0)} A${r1} ${r1} 0 0 1 ${point(r1, a1)} L${point(r0, a1)} A${r0} ${r0} 0 0 0 ${point(r0, a0)}Z" fill="${colours[SEASON_OF_MONTH(m)]}" fill-opacity="${on ? 1 : 0.55}" stroke="${on ? "#fff" : "none"}" stroke-width="1.2"/>`;
     }
     const [mx, my] = point((r0 + r1) / 2, (shownMonth(view) - 0.5) * 30).split(" ");
     svg += `<circle cx="${mx}" cy="${my}" r="5.5" fill="#2a1747" stroke="#fff" stroke-width="1.6"/>`;
