@@ -461,7 +461,8 @@ def _check_transmute(state: State, seat: int, action: Action) -> list[Action]:
     assert turn is not None
     if not turn.may_transmute:
         raise IllegalAction("no_permission", "you may not transmute this turn")
-    k = ENERGY_INDEX.get(action.get("energy"))  # type: ignore[arg-type]
+    name = action.get("energy")
+    k = ENERGY_INDEX.get(name) if isinstance(name, str) else None
     n = action.get("count")
     if k is None or not isinstance(n, int) or isinstance(n, bool) or n < 1:
         raise IllegalAction("bad_action", "transmute takes an energy type and a count ≥ 1")

@@ -151,3 +151,49 @@ def test_the_draft_and_the_libraries_resolve_the_same_in_any_arrival_order(playe
             assert len(outcomes) == 1, "the arrival order changed the resolution"
             checked += 1
     assert checked > 0
+
+
+# --- arbitrary input: whatever a client sends, apply accepts it iff it is legal ---------------
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_words = st.sampled_from(
+    ["summon", "activate", "transmute", "bonus", "end_turn", "resolve_die", "take_die",
+     "draft_pick", "to_library", "reset_libraries", "confirm_libraries", "gain_energy",
+     "discard_energy", "keep_card", "discard_card", "return_energy", "take_energy", "sacrifice",
+     "return_card", "move_marker", "choose_player", "choose_card", "give_card", "exchange",
+     "gauge", "card_choice", "air", "water", "fire", "earth", "card", "slot", "energy", "count",
+     "amulet", "reduce", "die", "library", "by", "seat", "type", ""]
+)
+_json = st.recursive(
+    st.none() | st.booleans() | st.integers(-3, 31) | _words,
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(_words, inner, max_size=3),
+    max_leaves=8,
+)
+_actions = st.one_of(
+    _json,
+    st.fixed_dictionaries({"type": _words}, optional={k: _json for k in
+                          ["card", "slot", "energy", "count", "amulet", "reduce", "die",
+                           "library", "by", "seat", "bonus"]}),
+)
+_positions = [
+    ply.before
+    for seed in (1, 2, 3)
+    for i, ply in enumerate(plies(3, 4_000 + seed, level(seed)))
+    if i % 5 == 0
+]
+
+
+@settings(max_examples=800, deadline=None)
+@given(position=st.sampled_from(_positions), seat=st.integers(0, 2), action=_actions)
+def test_any_json_is_accepted_exactly_when_legal(position: Any, seat: int, action: Any) -> None:
+    before = GAME.dump(position)
+    legal = GAME.legal_actions(position, seat)
+    if action in legal:
+        GAME.apply(position, seat, action)
+    else:
+        with pytest.raises(IllegalAction) as refused:
+            GAME.apply(position, seat, action)
+        assert refused.value.code and refused.value.message
+    assert GAME.dump(position) == before
