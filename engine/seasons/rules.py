@@ -78,7 +78,9 @@ def setup(players: int, seed: int, options: SeasonsOptions) -> State:
         rng.shuffle(dice)
         dice_in_use[season] = sorted(dice[: players + 1])
     first = options.first_player
-    if first is None or first >= players:
+    if first is not None and first >= players:
+        raise IllegalAction("bad_options", f"first_player: there is no seat {first}")
+    if first is None:
         first = rng.below(players)
     seats = [Player() for _ in range(players)]
     level = options.level

@@ -329,3 +329,20 @@ def test_building_libraries_three_sets_of_three() -> None:
     s = _build_all(s)
     assert all(len(p.hand) == 3 and [len(x) for x in p.libraries] == [3, 3] for p in s.seats)
     assert s.phase == "dice" and s.round == 1
+
+
+def test_options_are_checked_and_the_catalog_holds_every_card_and_face() -> None:
+    with pytest.raises(IllegalAction) as refused:
+        GAME.setup(2, 1, {"first_player": 3})
+    assert refused.value.code == "bad_options"
+    with pytest.raises(IllegalAction) as refused:
+        GAME.setup(2, 1, {"level": "wizard"})
+    assert refused.value.code == "bad_options"
+    with pytest.raises(IllegalAction) as refused:
+        GAME.setup(5, 1)
+    assert refused.value.code == "bad_player_count"
+    assert GAME.setup(3, 1, {"first_player": 2}).first_player == 2
+    catalog = GAME.catalog()
+    assert sorted(int(k) for k in catalog["cards"]) == list(range(1, 51))
+    assert sum(len(die) for dice in catalog["dice"].values() for die in dice) == 120
+    assert catalog["cards"]["11"]["cost"][2]["crystals"] == 9  # 4 players
