@@ -24,6 +24,7 @@ log = logging.getLogger(__name__)
 
 SEND_TIMEOUT = 10.0
 SEND_QUEUE = 256
+RELEASE_SECONDS = 5.0
 CLOSE_TOO_SLOW = 4408  # the client reconnects and re-syncs from the committed state
 
 
@@ -107,18 +108,25 @@ class Hub:
         self.rooms: dict[str, RoomHub] = {}
         self._opening: dict[str, asyncio.Lock] = {}
         self._refresher: asyncio.Task[None] | None = None
+        self._releaser: asyncio.Task[None] | None = None
         self._resyncs: set[asyncio.Task[None]] = set()
         bus.on_reconnect(self._on_reconnect)
-        service.on_change.append(self._release_if_idle)
 
     async def start(self) -> None:
         self._refresher = asyncio.create_task(self._refresh_presence(), name="presence-refresh")
+        self._releaser = asyncio.create_task(self._release_idle(), name="release-idle")
+
+    async def _release_idle(self) -> None:
+        """Ended matches and rooms nobody here watches are released (bot matches, HTTP-only
+        clients, lobby look-ups): a long-running worker's memory stays flat."""
+        while True:
+            await asyncio.sleep(RELEASE_SECONDS)
+            self.service.release_idle(set(self.rooms))
 
     async def close(self) -> None:
-        if self._refresher is not None:
-            self._refresher.cancel()
-        for task in list(self._resyncs):
-            task.cancel()
+        for task in (self._refresher, self._releaser, *self._resyncs):
+            if task is not None:
+                task.cancel()
         for room in list(self.rooms.values()):
             if room.reader is not None:
                 room.reader.cancel()
@@ -126,15 +134,6 @@ class Hub:
             with contextlib.suppress(Exception):
                 await self.bus.set_presence(room.code, self.worker, {})
         self.rooms.clear()
-
-    def _release_if_idle(self, code: str) -> None:
-        """A match that ended with no socket of this worker watching is released (bot
-        matches, HTTP-only clients): a long-running worker's memory stays flat."""
-        if code in self.rooms:
-            return
-        table = self.service.cached(code)
-        if table is not None and table.result is not None:
-            self.service.forget(code)
 
     def _on_reconnect(self) -> None:
         task = asyncio.get_running_loop().create_task(self.resync_all(), name="hub-resync")

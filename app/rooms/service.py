@@ -438,6 +438,16 @@ class RoomService:
         if lock is not None and not lock.locked():
             del self._locks[code]
 
+    def release_idle(self, keep: set[str]) -> int:
+        """Forget this worker's copies of finished matches, and of rooms with no match in
+        memory, except the rooms in ``keep`` (sockets are open here): a long-running worker's
+        memory stays flat. Copies are caches; the next look reads the database."""
+        idle = [c for c, t in self._tables.items() if c not in keep and t.result is not None]
+        idle += [c for c in self._rooms if c not in keep and c not in self._tables]
+        for code in idle:
+            self.forget(code)
+        return len(idle)
+
     # -- acting -----------------------------------------------------------------------------
 
     async def act(
