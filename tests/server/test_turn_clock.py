@@ -62,8 +62,8 @@ async def test_a_long_multi_action_turn_cannot_stall_the_table(tmp_path: Path) -
             options={"fine_stages": True},
             turn_seconds=turn,
         )
+        started = time.monotonic()  # the clocks start inside this call: not before it
         await ada.http.post(f"/api/rooms/{code}/start")
-        started = time.monotonic()
         # Ada adds every 0.4 s, well inside the clock each time, and never ends her turn.
         while time.monotonic() - started < turn - 0.4:
             await act(ada, code, {"type": "add", "value": 1})
@@ -94,11 +94,11 @@ async def test_a_seat_owing_out_of_turn_gets_its_full_time(tmp_path: Path) -> No
         code, (ada, bea) = await open_room(
             server.url, "test-turns", ["Ada", "Bea"], turn_seconds=turn
         )
+        started = time.monotonic()  # the clocks start inside this call: not before it
         await ada.http.post(f"/api/rooms/{code}/start")
-        started = time.monotonic()
         await asyncio.sleep(turn - 0.5)
+        asked = time.monotonic()  # Bea's clock starts inside this call
         await act(ada, code, {"type": "ask"})
-        asked = time.monotonic()
         await bea.connect(code)
         await bea.at_version(1)
         # Past the end of a clock counted from the start of the stage, Bea still has time.
@@ -120,8 +120,8 @@ async def test_the_clock_survives_a_restart(settings: Settings) -> None:
         code, (ada, bea) = await open_room(
             server.url, "test-turns", ["Ada", "Bea"], turn_seconds=turn
         )
+        started = time.monotonic()  # the clocks start inside this call: not before it
         await ada.http.post(f"/api/rooms/{code}/start")
-        started = time.monotonic()
         await act(ada, code, {"type": "add", "value": 2})
         await ada.close()
         await bea.close()
