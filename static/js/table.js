@@ -105,6 +105,9 @@ export function createMoves(ctx, rootSelector, redraw, { before = null } = {}) {
     send(action) {
       if (moves.pending) return;
       moves.pending = true;
+      // Disabling the control that was used drops the focus: keepFocus brings it back.
+      const active = document.activeElement;
+      sentFrom = active && ctx.root.contains(active) && active.dataset.key ? active.dataset.key : null;
       if (before) before();
       const table = ctx.root.querySelector(rootSelector);
       if (table) table.dataset.pending = "1";
@@ -204,14 +207,21 @@ export function playerBoard(ctx, seat, { mine = false, active = false, chips = [
   );
 }
 
-/** Keep keyboard focus on the control with the same `data-key` across a redraw. */
+let sentFrom = null; // the data-key of the control that sent the last move
+
+/** Keep keyboard focus on the control with the same `data-key` across a redraw (also on the
+ * one that sent a move, if the focus has not gone anywhere since). */
 export function keepFocus(root, redraw) {
   const active = document.activeElement;
-  const key = active && root.contains(active) ? active.dataset.key : null;
+  const lost = !active || active === document.body;
+  const key = active && root.contains(active) ? active.dataset.key : lost ? sentFrom : null;
   redraw();
   if (!key) return;
   const again = root.querySelector(`[data-key="${CSS.escape(key)}"]`);
   if (again) again.focus();
+  // While the move is pending its control is disabled and cannot take the focus: try again on
+  // the next redraw, unless the control is gone.
+  if (key === sentFrom && (!again || document.activeElement === again)) sentFrom = null;
 }
 
 // -- the end of the match ------------------------------------------------------------------------

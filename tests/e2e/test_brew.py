@@ -205,9 +205,13 @@ def test_whole_brew_match_by_clicking(browser: Any, coven_server: str, artifacts
     assert page.locator("#table [data-testid=choose] [data-action=keep]").count() == 10
     assert page.locator("#table [data-testid=choose] .card.role.blocked").count() == 2
     assert page.locator("#table [data-testid=blocked] .role-chip").count() == 2
-    for _ in range(2):
-        page.locator("#table [data-action=keep]").first.click()
-        page.wait_for_selector("#table .wb[data-pending='0']")
+    page.locator("#table [data-action=keep]").first.click()
+    page.wait_for_selector("#table .wb[data-pending='0']")
+    # The second one with the keyboard alone: real buttons, and focus survives the redraw.
+    page.locator("#table [data-action=keep]").first.focus()
+    page.keyboard.press("Enter")
+    until(lambda: page.inner_text("[data-testid=kept-count]"), "2/5")
+    assert page.evaluate("document.activeElement.dataset.key || ''").startswith("pick-")
     until(lambda: page.inner_text("[data-testid=kept-count]"), "2/5")
     shot(host, artifacts, "brew-choose")
     phone.page.wait_for_selector("#table [data-testid=choose] [data-action=keep]")
@@ -223,7 +227,7 @@ def test_whole_brew_match_by_clicking(browser: Any, coven_server: str, artifacts
     def seen(page: Any, *selectors: str) -> bool:
         return all(page.locator(selector).count() for selector in selectors)
 
-    def look(player: Player) -> None:
+    def look() -> None:
         """Pictures of the moments a player would notice, taken once each."""
         # Mid-claim from the host's seat: she holds the role and must answer (the table waits
         # for her, so the picture is of exactly that moment).
@@ -246,6 +250,9 @@ def test_whole_brew_match_by_clicking(browser: Any, coven_server: str, artifacts
         if "spectator" not in moments and spectator.page.locator("#table .claim").count():
             shot(spectator, artifacts, "brew-spectator-es")
             assert_sees_no_hand(spectator)
+            # A player sees her own hand and no one else's.
+            hands = host.page.evaluate(SPECTATOR_STATE_JS)["hands"]
+            assert isinstance(hands[0], list) and hands[1:] == ["hidden", "hidden"], hands
             # The language switch redraws the live table at once, role names included.
             spec = spectator.page
             spec.select_option("[data-testid=lang-select]", "vi")
@@ -260,10 +267,10 @@ def test_whole_brew_match_by_clicking(browser: Any, coven_server: str, artifacts
     while len(over) < len(players):
         assert time.monotonic() < deadline, "the match did not end in time"
         moved = False
+        look()
         for player in players:
             if player.name in over:
                 continue
-            look(player)
             info = step(player, rng)
             if info["state"] == "over":
                 over.add(player.name)
@@ -302,3 +309,53 @@ def test_whole_brew_match_by_clicking(browser: Any, coven_server: str, artifacts
         assert player.errors == [], f"{player.name}: {player.errors}"
     for player in everyone:
         player.page.context.close()
+
+
+def test_shared_components_rank_and_guard_moves(browser: Any, coven_server: str) -> None:
+    """static/js/table.js in the browser: the end screen orders seats by `placings` (ties share
+    a place, the tie-break orders the rest), and a move is sent once until the table resets."""
+    player = new_player(browser, "probe")
+    player.page.goto(f"{coven_server}/")
+    seen = player.page.evaluate(
+        """async () => {
+          const table = await import('/static/js/table.js');
+          const root = document.createElement('div');
+          document.body.append(root);
+          const sent = [];
+          let online = true;
+          const ctx = {root, seatName: (s) => `W${s}`, seatInfo: () => null, rematch() {},
+                       act: (a) => { sent.push(a.type); return online; }};
+          const result = {winners: [1, 3], scores: [5, 9, 2, 9], placings: [3, 1, 4, 1]};
+          const screen = table.endScreen(ctx, result, [0, 1, 2, 3], {
+            words: {headline: 'h', reason: 'r', place: (n) => `#${n}`, rematch: 'again',
+                    lobby: 'lobby'},
+            line: (seat) => [`${result.scores[seat]}`],
+          });
+          const rows = [...screen.querySelectorAll('[data-testid=ranking] li')];
+          root.innerHTML = '<div class="t"></div>';
+          let redrawn = 0;
+          const moves = table.createMoves(ctx, '.t', () => { redrawn += 1; });
+          root.firstChild.append(moves.button('go', {type: 'go'}));
+          moves.send({type: 'go'});
+          moves.send({type: 'again'});
+          const pendingAfter = [root.firstChild.dataset.pending,
+                                root.querySelector('[data-action]').disabled];
+          moves.reset();
+          online = false;
+          moves.send({type: 'offline'});
+          return {seats: rows.map((li) => +li.dataset.seat),
+                  places: rows.map((li) => li.querySelector('.place').textContent),
+                  winners: rows.filter((li) => li.classList.contains('winner')).length,
+                  sent, pendingAfter, pendingOffline: moves.pending, redrawn,
+                  around: [table.seatsAround(4, 2), table.seatsAround(3, null)]};
+        }"""
+    )
+    assert seen["seats"] == [1, 3, 0, 2]
+    assert seen["places"] == ["#1", "#1", "#3", "#4"]
+    assert seen["winners"] == 2
+    assert seen["sent"] == ["go", "offline"]  # the second click while pending is dropped
+    assert seen["pendingAfter"] == ["1", True]
+    assert seen["pendingOffline"] is False and seen["redrawn"] == 1  # a lost socket redraws
+    assert seen["around"] == [[3, 0, 1], [0, 1, 2]]
+    assert player.errors == []
+    player.page.context.close()
