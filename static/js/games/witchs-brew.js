@@ -422,7 +422,7 @@ export async function createRenderer(ctx) {
     for (let k = 1; k < view.players_count; k += 1) {
       const seat = (mySeat() + k) % view.players_count;
       if (seat === cur.leader) break;
-      later.push(seat);
+      if (view.players[seat].hand_count !== 0) later.push(seat); // an empty hand passes by itself
     }
     out.push(h("p", {}, t("wb.prompt.respond", { role: roleName(cur.role), name: name(cur.claimant) })));
     out.push(h("p", { class: "small muted" }, later.length ? t("wb.prompt.risk", { count: later.length }) : t("wb.prompt.last")));
