@@ -58,9 +58,10 @@ class Settings:
     # permessage-deflate on sockets: less traffic for views but ~35 KiB more per socket,
     # so off unless COVEN_WS_DEFLATE=1.
     ws_deflate: bool = False
-    # Messages waiting for one socket; a socket further behind is dropped (it reconnects and
-    # re-syncs) so that it never slows its room.
+    # Messages (and bytes) waiting for one socket; a socket further behind is dropped (it
+    # reconnects and re-syncs) so that it never slows its room.
     ws_send_queue: int = 256
+    ws_send_queue_bytes: int = 1024 * 1024
     # Seconds one send to a socket may take before the socket counts as gone.
     ws_send_timeout: float = 10.0
     # Other origins whose pages may open room sockets (the server's own always may), e.g.
@@ -99,6 +100,7 @@ class Settings:
             migrate_on_start=os.environ.get("COVEN_MIGRATE_ON_START", "1") != "0",
             ws_deflate=os.environ.get("COVEN_WS_DEFLATE", "0") == "1",
             ws_send_queue=_int("COVEN_WS_SEND_QUEUE", base.ws_send_queue),
+            ws_send_queue_bytes=_int("COVEN_WS_SEND_QUEUE_BYTES", base.ws_send_queue_bytes),
             ws_send_timeout=_float("COVEN_WS_SEND_TIMEOUT", base.ws_send_timeout),
             allowed_origins=_list("COVEN_ALLOWED_ORIGINS"),
             rooms_burst=_int("COVEN_ROOMS_BURST", base.rooms_burst),

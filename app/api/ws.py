@@ -144,6 +144,7 @@ async def _open(
         seat,
         client=client,
         queue_limit=settings.ws_send_queue,
+        queue_bytes_limit=settings.ws_send_queue_bytes,
         send_timeout=settings.ws_send_timeout,
     )
     writer = asyncio.create_task(conn.write(), name=f"ws-writer:{code}")

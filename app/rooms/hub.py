@@ -24,6 +24,7 @@ log = logging.getLogger(__name__)
 
 SEND_TIMEOUT = 10.0
 SEND_QUEUE = 256
+SEND_QUEUE_BYTES = 1024 * 1024
 RELEASE_SECONDS = 5.0
 CLOSE_TOO_SLOW = 4408  # the client reconnects and re-syncs from the committed state
 
@@ -38,7 +39,8 @@ class Connection:
 
     Fan-out only appends to the queue (never awaits a socket); the connection's writer task
     sends in order. A consumer that lets ``queue_limit`` messages pile up, or whose send takes
-    longer than ``send_timeout``, is dropped: its room never waits for it.
+    longer than ``send_timeout``, or whose queue holds over ``queue_bytes_limit``, is dropped:
+    its room never waits for it.
     """
 
     socket: Socket
@@ -48,10 +50,12 @@ class Connection:
     sent_version: int = -1
     chat_times: list[float] = field(default_factory=list)
     queue_limit: int = SEND_QUEUE
+    queue_bytes_limit: int = SEND_QUEUE_BYTES
     send_timeout: float = SEND_TIMEOUT
     dropped: asyncio.Event = field(default_factory=asyncio.Event)
     drop_reason: str = ""
     _queue: deque[str] = field(default_factory=deque)
+    _queued_bytes: int = 0  # characters, a lower bound of the bytes
     _ready: asyncio.Event = field(default_factory=asyncio.Event)
 
     def send(self, text: str) -> bool:
@@ -61,6 +65,10 @@ class Connection:
         if len(self._queue) >= self.queue_limit:
             self.drop(f"fell {self.queue_limit} messages behind")
             return False
+        if self._queue and self._queued_bytes + len(text) > self.queue_bytes_limit:
+            self.drop(f"fell {self.queue_bytes_limit} bytes behind")
+            return False
+        self._queued_bytes += len(text)
         self._queue.append(text)
         self._ready.set()
         return True
@@ -69,6 +77,7 @@ class Connection:
         if not self.dropped.is_set():
             self.drop_reason = reason
             self._queue.clear()
+            self._queued_bytes = 0
             self.dropped.set()
             self._ready.set()
 
@@ -83,6 +92,7 @@ class Connection:
                 await self._ready.wait()
                 continue
             text = self._queue.popleft()
+            self._queued_bytes -= len(text)
             try:
                 await asyncio.wait_for(self.socket.send_text(text), self.send_timeout)
             except asyncio.CancelledError:
