@@ -35,12 +35,19 @@ def gain(witch: Witch, what: dict[str, int], ledger: Ledger) -> None:
         if key == "gold":
             witch.gold += n
         elif key == "vials":
-            if readings.VIAL_LIMIT is not None:
-                n = max(0, min(n, readings.VIAL_LIMIT - witch.vials))
             witch.vials += n
         else:
             witch.drops[key] += n
         ledger.gained[key] = ledger.gained.get(key, 0) + n
+
+
+def gain_vials(state: State, witch: Witch, n: int, ledger: Ledger) -> None:
+    """Vials from the supply; with a limited supply (``readings.VIAL_LIMIT``, the vials of the box
+    shared by everyone) a gain stops when it is empty."""
+    if readings.VIAL_LIMIT is not None:
+        n = max(0, min(n, readings.VIAL_LIMIT - sum(w.vials for w in state.witches)))
+    if n:
+        gain(witch, {"vials": n}, ledger)
 
 
 def can_pay(witch: Witch, what: dict[str, int]) -> bool:

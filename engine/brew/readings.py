@@ -56,9 +56,13 @@ CAULDRON_OF_SPELL: Final = {"magus": "copper", "strix": "silver", "sanatio": "ir
 # allows no extra-drop vial.
 FAVOR_SURCHARGE_GOLD: Final = 1
 
-# Sheet section 5 notes: the full brewing action may pay one extra drop (open question 4: of any
-# colour) for this many vials.
+# Sheet section 5 notes: the full brewing action may pay one extra drop for this many vials
+# (0 turns the extra-drop vial off).
 EXTRA_DROP_VIALS: Final = 1
+# Open question 4: the colours that extra drop may be (our reading: any colour).
+EXTRA_DROP_COLOURS: Final = ("red", "white", "green")
+# Open question 3 ("favor vial"): the brewers' favor allows no extra-drop vial.
+FAVOR_EXTRA_DROP_VIAL: Final = False
 
 # Open question 6: the Assistant's favor is 1 gold for this many drops of any colours (the full
 # action, 3 drops for 1 gold, is [SOURCE: S3]).
@@ -77,7 +81,8 @@ BEGGING_MONK_TAKES_DROPS: Final = 1
 # price without taking anything from anyone).
 THIEF_FAVOR_DEFAULT: Final = "exempt"
 
-# Open question 7: vials are unlimited, like drops and gold (S3 for those two).
+# Open question 7: vials are unlimited, like drops and gold (S3 for those two). A number would be
+# the size of the shared supply (45 in the box [RULEBOOK]): gains stop when it is empty.
 VIAL_LIMIT: Final[int | None] = None
 
 # Open question 10: vial counts are hidden in the other players' views (they may be kept under
@@ -87,7 +92,9 @@ HIDE_VIALS: Final = True
 # Sheet 3.6: the start player is drawn from the seeded generator.
 RANDOM_START_PLAYER: Final = True
 
-# Sheet 7: the top spell book goes to the bottom at the end of every set, cast or not.
+# Sheet 7: the top spell book goes to the bottom at the end of every set [SOURCE: S11], cast or not
+# [GUESS]. (The other reading, turning only after a cast, is not implemented; False would stop
+# the book from ever turning.)
 SPELL_TURNS_EVERY_SET: Final = True
 
 # Sheet 11: each set's block replaces the previous one (not cumulative).

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.brew import readings, spells
-from engine.brew.cards import DROPS
+from engine.brew.cards import DROPS, PotionCard
 from engine.brew.payments import (
     Ledger,
     can_pay,
@@ -23,6 +23,7 @@ from engine.brew.payments import (
     check_top,
     drop_total,
     gain,
+    gain_vials,
     mixes,
     pay,
     price_count,
@@ -30,7 +31,7 @@ from engine.brew.payments import (
     take_top,
     top,
 )
-from engine.brew.state import State
+from engine.brew.state import State, Witch
 
 Params = dict[str, Any]
 Options = Callable[[State, int], list[Params]]
@@ -89,7 +90,7 @@ def _fortune_teller(vials: int) -> Do:
     def do(state: State, seat: int, p: Params, ledger: Ledger) -> None:
         witch = state.witches[seat]
         pay(witch, {"gold": 1}, ledger)
-        gain(witch, {"vials": vials}, ledger)
+        gain_vials(state, witch, vials, ledger)
 
     return do
 
@@ -118,6 +119,21 @@ def _assistant(n: int) -> Do:
 # --- light blue: the brewers (Wizard copper [SOURCE: S9]; Witch silver, Druid iron [GUESS]) ----
 
 
+def _extras(witch: Witch, card: PotionCard, base: Params,
+            surcharge: dict[str, int] | None = None) -> list[Params]:
+    """One more drop (``readings.EXTRA_DROP_COLOURS``) for a vial, each colour she can pay
+    [GUESS, sheet 5 notes]; none when ``readings.EXTRA_DROP_VIALS`` is 0."""
+    if not readings.EXTRA_DROP_VIALS:
+        return []
+    out = []
+    for d in readings.EXTRA_DROP_COLOURS:
+        cost = printed_drops(card) | (surcharge or {})
+        cost[d] = cost.get(d, 0) + 1
+        if can_pay(witch, cost):
+            out.append(base | {"extra": d})
+    return out
+
+
 def _brewer(role: str) -> RoleEffect:
     stack = readings.CAULDRON_OF_ROLE[role]
 
@@ -126,13 +142,7 @@ def _brewer(role: str) -> RoleEffect:
         witch = state.witches[seat]
         if card is None or not can_pay(witch, printed_drops(card)):
             return []
-        out: list[Params] = [{"card": card.id, "extra": None}]
-        for d in DROPS:  # one more drop of any colour for a vial [GUESS, sheet 5 notes]
-            cost = printed_drops(card)
-            cost[d] = cost.get(d, 0) + 1
-            if can_pay(witch, cost):
-                out.append({"card": card.id, "extra": d})
-        return out
+        return [{"card": card.id, "extra": None}, *_extras(witch, card, {"card": card.id})]
 
     def full(state: State, seat: int, p: Params, ledger: Ledger) -> None:
         witch = state.witches[seat]
@@ -144,7 +154,7 @@ def _brewer(role: str) -> RoleEffect:
         pay(witch, cost, ledger)
         take_top(state, witch, stack, ledger)
         if extra is not None:
-            gain(witch, {"vials": readings.EXTRA_DROP_VIALS}, ledger)
+            gain_vials(state, witch, readings.EXTRA_DROP_VIALS, ledger)
 
     def favor_cost(state: State) -> dict[str, int] | None:
         card = top(state, stack)
@@ -155,9 +165,14 @@ def _brewer(role: str) -> RoleEffect:
     def favor_options(state: State, seat: int) -> list[Params]:
         cost = favor_cost(state)
         card = top(state, stack)
-        if cost is None or card is None or not can_pay(state.witches[seat], cost):
+        witch = state.witches[seat]
+        if cost is None or card is None or not can_pay(witch, cost):
             return []
-        return [{"card": card.id}]
+        if not readings.FAVOR_EXTRA_DROP_VIAL:  # our reading: no "extra" field at all
+            return [{"card": card.id}]
+        base = {"card": card.id}
+        return [base | {"extra": None},
+                *_extras(witch, card, base, {"gold": readings.FAVOR_SURCHARGE_GOLD})]
 
     def favor(state: State, seat: int, p: Params, ledger: Ledger) -> None:
         """The same top cauldron for its drops plus gold [CONFIRMED: S3, S15; amount GUESS]."""
@@ -165,8 +180,13 @@ def _brewer(role: str) -> RoleEffect:
         check_top(state, stack, p.get("card"))
         cost = favor_cost(state)
         assert cost is not None
+        extra = p.get("extra") if readings.FAVOR_EXTRA_DROP_VIAL else None
+        if extra is not None:
+            cost[check_colour(extra)] = cost.get(extra, 0) + 1
         pay(witch, cost, ledger)
         take_top(state, witch, stack, ledger)
+        if extra is not None:
+            gain_vials(state, witch, readings.EXTRA_DROP_VIALS, ledger)
 
     return RoleEffect(full_options, full, favor_options, favor)
 

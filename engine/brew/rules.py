@@ -93,17 +93,23 @@ def _turn_up_blocked(state: State, events: list[Event]) -> None:
     """Variant: the next 2 (3 players) or 1 (4 players) roles of the unused colour are blocked;
     when all 12 have been turned up they are shuffled again [RULEBOOK]."""
     n = blocked_per_set(state.players)
-    if len(state.variant_deck) < n:
+    # With cumulative blocks (not our reading) the turned-up roles stay blocked until the reshuffle,
+    # which must then come early enough to leave 5 roles to keep (sheet 11: otherwise a 3-player
+    # game runs out of roles).
+    cumulative_full = (readings.BLOCKS_CUMULATIVE
+                       and len(ROLE_IDS) - len(state.variant_revealed) - n < ROLES_KEPT)
+    if len(state.variant_deck) < n or cumulative_full:
         rng = Rng.load(state.rng)
         deck = list(ROLE_IDS)
         rng.shuffle(deck)
         state.rng = rng.dump()
         state.variant_deck, state.variant_revealed = deck, []
         events.append({"type": "variant_shuffled"})
-    # readings.BLOCKS_CUMULATIVE is False: this set's block replaces the last one.
-    state.blocked = state.variant_deck[:n]
+    turned = state.variant_deck[:n]
     state.variant_deck = state.variant_deck[n:]
-    state.variant_revealed = state.variant_revealed + state.blocked
+    state.variant_revealed = state.variant_revealed + turned
+    # Our reading (readings.BLOCKS_CUMULATIVE False): this set's block replaces the last one.
+    state.blocked = state.variant_revealed[:] if readings.BLOCKS_CUMULATIVE else turned
 
 
 # --- who owes what -----------------------------------------------------------------------------

@@ -18,6 +18,7 @@ from engine.brew.payments import (
     check_mix,
     check_top,
     gain,
+    gain_vials,
     mixes,
     pay,
     price_count,
@@ -97,7 +98,7 @@ def _vials_for(colour: str) -> SpellEffect:
     def cast(state: State, seat: int, p: Params, ledger: Ledger) -> None:
         witch = state.witches[seat]
         pay(witch, {colour: 1}, ledger)
-        gain(witch, {"vials": 2}, ledger)
+        gain_vials(state, witch, 2, ledger)
 
     return SpellEffect(options, cast)
 
