@@ -90,7 +90,7 @@ def mixes(n: int, bound: dict[str, int] | None = None) -> list[dict[str, int]]:
 
 
 def check_colour(value: Any) -> str:
-    if value not in DROPS:
+    if not isinstance(value, str) or value not in DROPS:
         raise IllegalAction("unknown_drop", f"{value!r} is not a drop colour (red, white, green)")
     return str(value)
 
@@ -115,7 +115,7 @@ def top(state: State, stack: str) -> PotionCard | None:
 
 def check_top(state: State, stack: str, card: Any) -> PotionCard:
     """The card named by an action, which must be the top card of ``stack`` [sheet 8.1]."""
-    if card not in CARD_BY_ID:
+    if not isinstance(card, str) or card not in CARD_BY_ID:
         raise IllegalAction("unknown_card", f"there is no potion card {card!r}")
     found = top(state, stack)
     if found is None:

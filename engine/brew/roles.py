@@ -150,7 +150,8 @@ def _brewer(role: str) -> RoleEffect:
         extra = p.get("extra")
         cost = printed_drops(card)
         if extra is not None:
-            cost[check_colour(extra)] = cost.get(extra, 0) + 1
+            colour = check_colour(extra)
+            cost[colour] = cost.get(colour, 0) + 1
         pay(witch, cost, ledger)
         take_top(state, witch, stack, ledger)
         if extra is not None:
@@ -182,7 +183,8 @@ def _brewer(role: str) -> RoleEffect:
         assert cost is not None
         extra = p.get("extra") if readings.FAVOR_EXTRA_DROP_VIAL else None
         if extra is not None:
-            cost[check_colour(extra)] = cost.get(extra, 0) + 1
+            colour = check_colour(extra)
+            cost[colour] = cost.get(colour, 0) + 1
         pay(witch, cost, ledger)
         take_top(state, witch, stack, ledger)
         if extra is not None:

@@ -412,7 +412,7 @@ def _hand_over(state: State, giver: int, drop: str, events: list[Event]) -> None
 
 def _give(old: State, state: State, seat: int, action: Action, events: list[Event]) -> None:
     drop = action.get("drop")
-    if drop not in START_DROPS:
+    if not isinstance(drop, str) or drop not in START_DROPS:
         raise IllegalAction("unknown_drop", f"{drop!r} is not a drop colour (red, white, green)")
     if state.witches[seat].drops[str(drop)] <= 0:
         raise IllegalAction("cannot_afford", f"you have no {drop} drop")

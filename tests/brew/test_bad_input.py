@@ -133,3 +133,27 @@ def test_nothing_after_the_end() -> None:
     state = GAME.apply(state, 0, {"type": "act"}).state
     assert GAME.result(state) is not None and GAME.to_move(state) == frozenset()
     assert refused(state, 0, {"type": "keep", "role": "witch"}) == "game_over"
+
+
+def test_json_lists_and_objects_where_a_name_belongs_are_refused_not_crashed() -> None:
+    """A card, a drop colour or an extra drop sent as a JSON list or object was looked up in a
+    dict and raised TypeError (unhashable) instead of IllegalAction."""
+    t = alone("wizard")
+    for card in ([1], {"a": 1}, ["copper-1"]):
+        assert refused(t.state, 0, {"type": "act", "card": card, "extra": None}) == \
+            "unknown_card"
+    for extra in ([1], {"red": 1}):
+        assert refused(t.state, 0, {"type": "act", "card": "copper-1", "extra": extra}) == \
+            "unknown_drop"
+    t = alone("warlock", spell="magus")
+    assert refused(t.state, 0, {"type": "act", "card": ["copper-1"], "pay": {"red": 1}}) == \
+        "unknown_card"
+    t = alone("begging_monk")
+    t.do(0, {"type": "act"})
+    assert t.state.phase == "tribute"
+    (giver,) = t.to_move
+    for drop in (["red"], {"red": 1}):
+        assert refused(t.state, giver, {"type": "give", "drop": drop}) == "unknown_drop"
+    t = alone("cutpurse", witches={0: {"gold": 9}})
+    t.do(0, {"type": "act"})
+    assert refused(t.state, 0, {"type": "buy", "card": ["gold_shelf-1"]}) == "unknown_card"
