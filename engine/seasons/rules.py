@@ -33,7 +33,13 @@ from engine.seasons.effects import effect_of, load_all
 from engine.seasons.marker import move_marker
 from engine.seasons.options import SeasonsOptions
 from engine.seasons.state import Player, State, Turn
-from engine.seasons.summoning import activate, activation_options, summon, summon_options
+from engine.seasons.summoning import (
+    activate,
+    activation_options,
+    summon,
+    summon_options,
+    summon_terms,
+)
 from engine.seasons.table import (
     add_gauge,
     amulet_pool,
@@ -365,7 +371,10 @@ def _overflow(state: State) -> bool:
     """Push an overflow discard for the first seat over its reserve limit, if any."""
     start = state.turn.seat if state.turn else state.first_player
     for seat in in_turn_order(state, start):
-        if reserve_size(state.seats[seat]) > reserve_limit(state, seat) and not any(
+        size = reserve_size(state.seats[seat])
+        if size <= readings.RESERVE_LIMIT:  # no card lowers the limit below 7
+            continue
+        if size > reserve_limit(state, seat) and not any(
             t["kind"] == "discard_energy" and t["seat"] == seat for t in state.stack
         ):
             ask(state, "discard_energy", seat)
@@ -414,8 +423,10 @@ def _transmute(state: State, seat: int, action: Action, events: list[Event]) -> 
 def _main_options(state: State, seat: int) -> list[Action]:
     player = state.seats[seat]
     out: list[Action] = []
-    for card in sorted(set(player.hand)):
-        out += summon_options(state, seat, card)
+    if player.hand and has_room(player):
+        terms = summon_terms(state, seat)
+        for card in sorted(set(player.hand)):
+            out += summon_options(state, seat, card, terms)
     for entry in player.in_play:
         if effect_of(entry.card).when == "main":
             out += activation_options(state, seat, entry)

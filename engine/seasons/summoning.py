@@ -60,18 +60,25 @@ def _reduced(energy: list[int], count: int) -> list[tuple[list[int], list[str]]]
     return out
 
 
-def summon_options(state: State, seat: int, card: int) -> list[Action]:
+def summon_terms(state: State, seat: int) -> tuple[int, list[int], int]:
+    """What every summon of this seat shares now: the toll owed, the amulet pool, the number
+    of Hand of Fortune reductions (computed once for a whole legal-action list)."""
+    player = state.seats[seat]
+    return sum(n for _, n in toll(state, seat)), amulet_pool(player), _reductions(state, seat)
+
+
+def summon_options(
+    state: State, seat: int, card: int, terms: tuple[int, list[int], int] | None = None
+) -> list[Action]:
     """Every way to summon ``card`` from the hand now (empty: it cannot be summoned)."""
     player = state.seats[seat]
     if card not in player.hand or not has_room(player):
         return []
-    owed = sum(n for _, n in toll(state, seat))
+    owed, pool, cuts = terms or summon_terms(state, seat)
     printed = CARD[card].cost(state.players, state.edition)
     if printed.crystals + owed > player.crystals:
         return []
     choices = effect_of(card).cost_choices(state, seat) or [({}, list(printed.energy))]
-    pool = amulet_pool(player)
-    cuts = _reductions(state, seat)
     out: list[Action] = []
     for extra, energy in choices:
         for need, reduce in _reduced(list(energy), cuts):
