@@ -288,6 +288,32 @@ def test_a_lone_player_plays_several_rounds_and_always_gets_the_full_action() ->
     assert t.state.phase == "choose" and t.state.leader == 2
 
 
+def test_a_role_played_earlier_in_the_set_cannot_be_played_again() -> None:
+    """Rulebook: a player who plays a role card already played this set (she "forgot" to play
+    it when it was called) turns it down at once and plays another. Every holder is made to play
+    the called role, so no hand still holds a role once it has been led."""
+    t = Table(position([["witch", "druid"], ["witch", "wizard"], ["witch", "alchemist"]]))
+    t.do(0, {"type": "lead", "role": "witch"})
+    t.do(1, {"type": "decline_favor"})
+    t.do(2, {"type": "claim"})
+    assert all("witch" not in w.hand for w in t.state.witches)
+    t.do(2, {"type": "decline"})
+    assert {"type": "lead", "role": "witch"} not in t.legal(2)
+
+
+def test_hand_sizes_and_played_cards_are_public_hands_are_not() -> None:
+    """Rulebook: players hold their cards fanned so that the others know how many are left; a
+    played card is laid face up. Sheet 4.5: the roles in hand stay hidden until played."""
+    t = Table(position([["witch", "druid"], ["witch", "wizard", "alchemist"], ["druid"]]))
+    t.do(0, {"type": "lead", "role": "witch"})
+    t.do(1, {"type": "favor", "card": "silver-1"})
+    for viewer in (None, 0, 2):
+        seat1 = GAME.view(t.state, viewer)["players"][1]
+        assert seat1["hand"] == "hidden" and seat1["set_aside"] == "hidden"
+        assert seat1["hand_count"] == 2 and seat1["played"] == ["witch"]
+    assert GAME.view(t.state, 1)["players"][1]["hand"] == ["wizard", "alchemist"]
+
+
 # --- "El siguiente conjunto": the end of a set ---------------------------------------------------
 
 
