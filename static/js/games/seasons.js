@@ -45,6 +45,8 @@ export async function createRenderer(ctx) {
     chooser: null, // {kind: "summon", card} | {kind: "activate", slot} | {kind: "transmute"} | {kind: "bonus"}
     stage: "",
   };
+  // The log is described again, in order, on every redraw: this follows the order of events.
+  let pastTheEnd = false;
   const moves = createMoves(ctx, ".se", rerender);
   const detail = attachDetail(root, (node) => cardDetail(Number(node.dataset.card)), t("se.close"));
 
@@ -721,11 +723,8 @@ export async function createRenderer(ctx) {
         return t("se.log.round_started", { round: e.round, year: ROMAN[e.year] || e.year, season: seasonName(e.season), name: name(e.first_player) });
       case "die_taken":
         return t("se.log.die_taken", { name: name(e.seat) });
-      case "die_resolved": {
-        const view = ui.message && ui.message.view;
-        const d = view && view.dice[e.die];
-        return t("se.log.die_resolved", { name: name(e.seat), face: d && d.side === e.side ? faceWords(d.face) : "" });
-      }
+      case "die_resolved":
+        return t("se.log.die_resolved", { name: name(e.seat) }); // what it gave follows, line by line
       case "die_rerolled":
         return t("se.log.die_rerolled", { name: name(e.seat) });
       case "card_drawn":
@@ -772,10 +771,15 @@ export async function createRenderer(ctx) {
       case "card_revealed":
         return t("se.log.card_revealed", { name: name(e.seat), card: cardName(e.card) }) + by;
       case "marker_moved":
+        // The last round moves the marker past year III's last space: the engine's year 4.
+        pastTheEnd = e.year > 3;
+        if (pastTheEnd) return t("se.log.marker_past_end");
         return t("se.log.marker_moved", { month: e.month, year: ROMAN[e.year] || e.year, season: seasonName(e.season) });
       case "year_changed":
+        if (e.year > 3) return null;
         return t("se.log.year_changed", { year: ROMAN[e.year] || e.year });
       case "season_changed":
+        if (pastTheEnd) return null;
         return t("se.log.season_changed", { season: seasonName(e.season) });
       case "deck_reshuffled":
         return t("se.log.deck_reshuffled");
