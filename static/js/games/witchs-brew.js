@@ -40,9 +40,9 @@ export async function createRenderer(ctx) {
   const ui = {
     message: null,
     previous: null,
-    chooser: null, // {kind: "favor" | "act" | "buy"}
+    chooser: null, // {kind: "favor"}: the favor's variants are open (act and buy show theirs at once)
     stage: "",
-    lastRound: null, // {role, leader, answers, claimant, outcome}: the round just finished
+    lastRound: null, // {role, claimant, outcome}: the round just finished, until the next lead
     fresh: new Set(), // answers new in this message ("seat:answer"), to animate
     took: new Map(), // seat -> what her favor gave her this round, in words (from the events)
   };
