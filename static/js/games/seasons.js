@@ -606,8 +606,8 @@ export async function createRenderer(ctx) {
     if (!legal.length) body = waitingPanel(message);
     else if (top && top.seat === mySeat()) body = questionPanel(view, top, legal, used);
     else if (view.phase === "draft" || view.phase === "build") {
-      for (const a of legal) used.add(a); // drawn on the prelude screen
-      body = [h("p", { class: "prompt" }, t(`se.prompt.${view.phase}`))];
+      for (const a of legal) used.add(a); // drawn on the prelude screen, which says what to do
+      return null;
     } else if (view.phase === "dice") {
       for (const a of legal) if (a.type === "take_die") used.add(a);
       body = [h("p", { class: "prompt" }, t("se.prompt.dice"))];
