@@ -26,7 +26,7 @@ A rules expert can write a position by hand: ``dump`` gives the JSON below, ``lo
   "rng": "9e3779b97f4a7c15",
   "next_id": 5,                      # id of the next card to enter play
   "stack": [ {"kind": "gain_energy", "seat": 1, "count": 2, ...,
-              "secret": {...}} ],    # pending tasks and questions, top last (see rules.py)
+              "secret": {...}} ],    # pending tasks and questions, top last (tasks.py)
   "tick": 17,                        # actions applied so far (the stage of a sequential turn)
   "draft_round": 0,                  # phase "draft": picks made so far by every seat
   "result": null,                    # {"winners", "scores", "placings", "reason", "details"}
