@@ -194,6 +194,18 @@ class BotTables:
         await asyncio.gather(*self._tasks, return_exceptions=True)
 
 
+def own_cpu_seconds(pids: list[int]) -> float:
+    """CPU time of the server processes themselves (all their threads), children left out."""
+    total, tick = 0.0, os.sysconf("SC_CLK_TCK")
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            total += (int(fields[11]) + int(fields[12])) / tick
+        except OSError:
+            continue
+    return total
+
+
 def child_cpu_seconds(pids: list[int]) -> float:
     """CPU time of the server processes' descendants only (the bot pool's processes)."""
     children: list[int] = []
@@ -402,13 +414,12 @@ async def compare(args: argparse.Namespace, url: str, pids: list[int]) -> dict[s
                 fleet = BotTables(args, url, level, args.strong_tables)
                 fleet.start(http)
                 await asyncio.sleep(args.bot_warmup)
-                start, moves, pool_cpu = (
-                    time.perf_counter(),
-                    fleet.versions,
-                    child_cpu_seconds(pids),
-                )
+                start, moves = time.perf_counter(), fleet.versions
+                pool_cpu, server_cpu = child_cpu_seconds(pids), own_cpu_seconds(pids)
+                people_actions = load.actions
                 await asyncio.sleep(args.phase_seconds)
                 end = time.perf_counter()
+                server_cpu = own_cpu_seconds(pids) - server_cpu
                 samples = [lat for t0, lat in load.stamped if start <= t0 < end]
                 window = {
                     "bot_level": level,
@@ -418,6 +429,13 @@ async def compare(args: argparse.Namespace, url: str, pids: list[int]) -> dict[s
                     "bot_tables": fleet.started,
                     "bot_table_moves": fleet.versions - moves,
                     "pool_cpu_seconds": round(child_cpu_seconds(pids) - pool_cpu, 1),
+                    # The server's own CPU (bot pool excluded), per move made in the phase.
+                    "server_cpu_ms_per_move": round(
+                        server_cpu
+                        * 1000
+                        / max(1, load.actions - people_actions + fleet.versions - moves),
+                        2,
+                    ),
                     "_start": start,
                     "_end": end,
                 }
