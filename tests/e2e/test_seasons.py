@@ -119,6 +119,57 @@ SPECTATOR_STATE_JS = """
 """
 
 
+# What the table drew, beside what the state message says it should draw.
+DICE_JS = """
+() => {
+  const view = window.coven.page.state.view;
+  const slots = [...document.querySelectorAll('#table [data-testid=dice] .die-slot')];
+  return view.dice.map((d, i) => {
+    const face = slots[i].querySelector('.die-face');
+    const want = d.face;
+    return {
+      energy: face.querySelectorAll('.nrg').length,
+      wantEnergy: Object.values(want.energy).reduce((a, b) => a + b, 0),
+      time: face.querySelectorAll('.time-dot').length, wantTime: want.time,
+      stars: face.querySelectorAll('.face-star').length, wantStars: want.gauge,
+      card: face.querySelectorAll('.face-card').length, wantCard: want.card ? 1 : 0,
+      transmute: face.classList.contains('transmute'), wantTransmute: want.transmute,
+      label: face.getAttribute('aria-label'),
+    };
+  });
+}
+"""
+
+TURN_JS = """
+() => {
+  const state = window.coven.page.state;
+  const of = (type, key) => [...new Set(state.legal.filter((a) => a.type === type).map(key))];
+  const hand = [...document.querySelectorAll('#table [data-testid=hand-card]')];
+  const mine = document.querySelector('#table [data-testid=my-board]');
+  const affordable = hand.filter((c) => c.classList.contains('affordable'));
+  const summon = '[data-action=summon], [data-action=open-summon]';
+  const activate = '[data-action=activate], [data-action=open-activate]';
+  return {
+    summonable: of('summon', (a) => a.card).sort((a, b) => a - b),
+    affordable: [...new Set(affordable.map((c) => +c.dataset.card))].sort((a, b) => a - b),
+    summonButtons: hand.filter((c) => c.querySelector(summon)).length,
+    affordableCards: affordable.length,
+    activatable: of('activate', (a) => a.slot).length,
+    activateButtons: mine.querySelectorAll(activate).length,
+  };
+}
+"""
+
+# Energy tokens differ by shape as well as by colour.
+SHAPES_JS = """
+() => ['air', 'water', 'fire', 'earth'].map((e) => {
+  const style = getComputedStyle(document.querySelector(`#table .rates .nrg.c-${e}`));
+  return {shape: `${style.clipPath}|${style.borderRadius}|${style.transform}`,
+          colour: style.backgroundImage};
+})
+"""
+
+
 def until(read: Any, wanted: str, seconds: float = 10) -> str:
     deadline = time.monotonic() + seconds
     while True:
@@ -224,6 +275,13 @@ def test_whole_seasons_match_by_clicking(browser: Any, coven_server: str, artifa
             moments.add("libraries")
         if "dice" not in moments and page.locator("#table .die-button").count() >= 2:
             still(host, "seasons-dice")
+            for die in page.evaluate(DICE_JS):
+                assert die["energy"] == die["wantEnergy"] and die["time"] == die["wantTime"], die
+                assert die["stars"] == die["wantStars"] and die["card"] == die["wantCard"], die
+                assert die["transmute"] == die["wantTransmute"] and die["label"], die
+            tokens = page.evaluate(SHAPES_JS)
+            assert len({t["shape"] for t in tokens}) == 4, tokens
+            assert len({t["colour"] for t in tokens}) == 4, tokens
             moments.add("dice")
         if (
             "turn" not in moments
@@ -233,6 +291,12 @@ def test_whole_seasons_match_by_clicking(browser: Any, coven_server: str, artifa
         ):
             still(host, "seasons-turn")
             moments.add("turn")
+        if page.locator("#table .se[data-phase=turn] [data-action=end_turn]").count():
+            # Every turn's main step: what is affordable and usable is exactly what is legal.
+            drawn = page.evaluate(TURN_JS)
+            assert drawn["affordable"] == drawn["summonable"], drawn
+            assert drawn["summonButtons"] == drawn["affordableCards"], drawn
+            assert drawn["activateButtons"] == drawn["activatable"], drawn
         if (
             "phone" not in moments
             and "turn" in moments
