@@ -152,3 +152,31 @@ async def test_inline_thinking_would_stall_it(tmp_path: Path) -> None:
     inline = dataclasses.replace(base, bot_processes=0, bot_budget_ms=600)
     worst = await strong_table(inline)
     assert worst >= 0.45, f"inline thinking stalled requests only {worst:.3f}s"
+
+
+async def test_an_abandoned_bot_table_costs_no_reload_per_sweep(tmp_path: Path) -> None:
+    """The sweep looks at every room with bots every ``sweep_seconds``; a room whose match and
+    away seats have not changed is not reloaded (only the sweep's one query row)."""
+    with ThreadServer(sqlite_settings(tmp_path, sweep_seconds=0.05)) as server:
+        code, (host,) = await open_room(server.url, "test-guess", ["Host"], options={"rounds": 1})
+        await add_bot(host, code, level="random")
+        await host.http.post(f"/api/rooms/{code}/start")
+        # The bot picks; then the match waits for the host, who never comes back.
+        await host.connect(code)
+        await host.at_version(1)
+        await host.close()
+        service = server.server.config.app.state.coven.service  # type: ignore[attr-defined]
+        loads: list[int] = []
+        original = service.repo.match_head
+
+        async def counted(room_id: int) -> Any:
+            loads.append(room_id)
+            return await original(room_id)
+
+        await asyncio.sleep(0.3)  # the sweeps that saw the bot's move are done
+        service.repo.match_head = counted
+        try:
+            await asyncio.sleep(1.0)  # twenty sweeps
+        finally:
+            service.repo.match_head = original
+        assert loads == []
