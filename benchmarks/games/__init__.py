@@ -1,0 +1,1 @@
+"""Games registered for benchmarks only (never in the product registry)."""
