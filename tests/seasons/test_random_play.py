@@ -106,6 +106,9 @@ def test_views_do_not_leak_and_determinize_is_consistent_with_the_view(players: 
                 for s in range(players):
                     state = GAME.determinize(views[s], s, rng)
                     assert GAME.view(state, s) == views[s]
+                    # to_move is public: it cannot depend on what the deal changed
+                    assert GAME.to_move(state) == GAME.to_move(ply.after)
+                    assert GAME.stage(state) == GAME.stage(ply.after)
 
 
 def _sequences(state: Any, rng: random.Random) -> dict[int, list[dict[str, Any]]]:
