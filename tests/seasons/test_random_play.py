@@ -109,6 +109,8 @@ def test_views_do_not_leak_and_determinize_is_consistent_with_the_view(players: 
                     # to_move is public: it cannot depend on what the deal changed
                     assert GAME.to_move(state) == GAME.to_move(ply.after)
                     assert GAME.stage(state) == GAME.stage(ply.after)
+                    # and what a seat may do depends only on what it sees
+                    assert GAME.legal_actions(state, s) == GAME.legal_actions(ply.after, s)
 
 
 def _sequences(state: Any, rng: random.Random) -> dict[int, list[dict[str, Any]]]:
