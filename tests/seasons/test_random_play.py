@@ -202,3 +202,16 @@ def test_any_json_is_accepted_exactly_when_legal(position: Any, seat: int, actio
             GAME.apply(position, seat, action)
         assert refused.value.code and refused.value.message
     assert GAME.dump(position) == before
+
+
+@pytest.mark.parametrize("options", [{"level": "master"}, {"level": "magician"}])
+def test_events_follow_their_declared_visibility_at_every_level(options: dict[str, Any]) -> None:
+    """tests/engine/test_events.py plays the default level; the other levels emit more kinds."""
+    from engine.protocol import PUBLIC, TO
+
+    for seed in range(8):
+        for ply in plies(4, 1300 + seed, options):
+            for event in ply.events:
+                declared = GAME.event_types.get(event["type"])
+                assert declared is not None, f"undeclared event {event['type']!r}"
+                assert (declared == PUBLIC) == (TO not in event), event
