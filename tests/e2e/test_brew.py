@@ -232,13 +232,16 @@ def test_whole_brew_match_by_clicking(browser: Any, coven_server: str, artifacts
         # Mid-claim from the host's seat: she holds the role and must answer (the table waits
         # for her, so the picture is of exactly that moment).
         # The first such moment is kept, then replaced once by one where others already spoke.
-        holder = "#table [data-action=claim]"
+        holder = "#table .wb[data-pending='0'] [data-action=claim]"
         if "bidding-answered" not in moments and seen(host.page, holder, answered):
             shot(host, artifacts, "brew-bidding")
             moments.update({"bidding", "bidding-answered"})
         elif "bidding" not in moments and seen(host.page, holder, bidding):
             shot(host, artifacts, "brew-bidding")
             moments.add("bidding")
+        if "takeover" not in moments and seen(host.page, "#table [data-testid=takeover]"):
+            shot(host, artifacts, "brew-takeover")
+            moments.add("takeover")
         if "lead" not in moments and seen(phone.page, "#table .moves [data-action=lead]"):
             shot(phone, artifacts, "brew-lead-phone-vi", full_page=False)
             assert_fits_the_screen(phone)

@@ -174,7 +174,7 @@ export async function createRenderer(ctx) {
   // The round's claim: the face-up role, the leader's announcement and every answer so far.
   function claimArea(view, message) {
     const cur = view.current;
-    if (!cur) return lastRoundArea();
+    if (!cur) return lastRoundArea(view);
     const n = view.players_count;
     const answered = new Set(cur.answers.map((a) => a.seat));
     const order = [];
@@ -229,10 +229,11 @@ export async function createRenderer(ctx) {
       ),
       after ? h("p", { class: "claim-after" }, after) : null,
       cur.exempt && cur.exempt.length ? h("p", { class: "small muted" }, t("wb.exempt", { names: cur.exempt.map(name).join(", ") })) : null,
+      ledThisSet(view),
     );
   }
 
-  function lastRoundArea() {
+  function lastRoundArea(view) {
     const last = ui.lastRound;
     if (!last) return null;
     return h(
@@ -240,7 +241,15 @@ export async function createRenderer(ctx) {
       { class: "claim last", "data-testid": "last-round" },
       h("div", { class: "zone-label" }, t("wb.last_round")),
       h("div", { class: "claim-body" }, roleChip(last.role), h("p", {}, last.outcome)),
+      ledThisSet(view),
     );
+  }
+
+  function ledThisSet(view) {
+    // Every holder must answer the role called, so a role led once is out for the whole set.
+    const led = view.roles_led || [];
+    if (!led.length) return null;
+    return h("p", { class: "led small", "data-testid": "roles-led" }, h("span", { class: "zone-label" }, t("wb.led_this_set")), " ", led.map((r) => roleChip(r)));
   }
 
   function answerWords(answer) {
@@ -283,6 +292,7 @@ export async function createRenderer(ctx) {
         h("span", { class: "zone-label" }, t("wb.hand")),
         handCount === null ? h("span", { class: "muted small" }, t("wb.hand_secret")) : handCount ? cardBacks(handCount, tn("wb.cards_in_hand", handCount)) : h("span", { class: "muted small" }, t("wb.hand_empty")),
         p.played.length ? h("span", { class: "played" }, h("span", { class: "zone-label" }, t("wb.played")), p.played.map((r) => roleChip(r, "played-chip"))) : null,
+        Array.isArray(p.set_aside) && view.phase !== "choose" ? h("span", { class: "played set-aside" }, h("span", { class: "zone-label" }, t("wb.set_aside")), p.set_aside.map((r) => roleChip(r, "aside-chip"))) : null,
       ),
       h(
         "div",
@@ -583,12 +593,14 @@ export async function createRenderer(ctx) {
   function remember(message, previous) {
     // Which answers are new (to pop them in), and the outcome of a round that just ended.
     ui.fresh = new Set();
-    const before = previous && previous.view.current ? previous.view.current : null;
+    // The same round (rounds are counted over the whole match; a role may open two rounds in a
+    // row across a set's end), so only its new answers pop in.
+    const before = previous && previous.view.current && previous.view.round === message.view.round ? previous.view.current : null;
     const cur = message.view.current;
     if (cur) {
-      const had = new Set(before && before.role === cur.role ? before.answers.map((a) => `${a.seat}:${a.answer}`) : []);
+      const had = new Set(before ? before.answers.map((a) => `${a.seat}:${a.answer}`) : []);
       for (const a of cur.answers) if (!had.has(`${a.seat}:${a.answer}`)) ui.fresh.add(`${a.seat}:${a.answer}`);
-      if (!before || before.role !== cur.role) ui.fresh.add(`${cur.leader}:lead`);
+      if (!before) ui.fresh.add(`${cur.leader}:lead`);
     }
     for (const e of message.events || []) {
       if (e.type === "role_led") ui.took = new Map();
