@@ -213,7 +213,7 @@ export async function createRenderer(ctx) {
         { class: "se-top-text" },
         h("div", { class: "se-year" }, t("se.year_n", { year: ROMAN[shownYear(view)] }), " · ", h("strong", { class: `season-name s-${view.season}`, "data-testid": "season" }, seasonName(view.year > 3 ? "autumn" : view.season)), " · ", t("se.month_n", { month: shownMonth(view) })),
         h("div", { class: "small muted", "data-testid": "phase" }, t(`se.phase.${view.phase}`), view.round ? ` · ${t("se.round_n", { round: view.round })}` : ""),
-        h("div", { class: "rates", "aria-label": t("se.rates") }, h("span", { class: "small muted" }, t("se.rates")), values),
+        view.phase === "over" ? null : h("div", { class: "rates", "aria-label": t("se.rates") }, h("span", { class: "small muted" }, t("se.rates")), values),
         h("div", { class: "small muted" }, t("se.deck", { deck: view.deck_count, discard: view.discard_count })),
       ),
     );
