@@ -516,10 +516,11 @@ export async function createRenderer(ctx) {
     return null;
   }
 
+  // The penalty after one more bonus action: the rulebook's −5 / −12 / −20 (engine
+  // readings.BONUS_PENALTY); the view gives only the penalty so far.
   function bonusNext(view) {
     const me = view.seats[mySeat()];
-    const next = { 0: 5, 1: 12, 2: 20 }[me ? me.bonus_used : 0] || 20;
-    return next;
+    return { 0: 5, 1: 12, 2: 20 }[me ? me.bonus_used : 0] || 20;
   }
 
   function questionPanel(view, top, legal, used) {
