@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.seasons.cards import Energy
+from engine.seasons.cards import ENERGIES, Energy
 
 SEASONS: tuple[str, ...] = ("winter", "spring", "summer", "autumn")
 
@@ -204,3 +204,16 @@ assert all(len(die) == FACES for s in SEASONS for die in DICE[s])
 
 def face(season: str, die: int, side: int) -> Face:
     return DICE[season][die][side]
+
+
+def face_dict(season: str, die: int, side: int) -> dict[str, object]:
+    """A face as JSON, for views and events: energies by name."""
+    f = DICE[season][die][side]
+    return {
+        "energy": {name: f.energy[i] for i, name in enumerate(ENERGIES)},
+        "crystals": f.crystals,
+        "gauge": f.gauge,
+        "card": f.card,
+        "transmute": f.transmute,
+        "time": f.time,
+    }

@@ -11,6 +11,7 @@ from engine.protocol import Action, Event, private
 from engine.rng import Rng
 from engine.seasons import readings
 from engine.seasons.cards import ENERGIES, ENERGY_INDEX
+from engine.seasons.dice import face_dict
 from engine.seasons.effects import Effect, Entry, effect
 from engine.seasons.marker import move_marker
 from engine.seasons.state import InPlay, State, energy_dict
@@ -318,7 +319,10 @@ class DieOfMalice(Effect):
         side = rng.below(6)
         state.rng = rng.dump()
         state.dice[index] = {**state.dice[index], "side": side}
-        events.append({"type": "die_rerolled", "seat": seat, "die": index, "side": side})
+        d = state.dice[index]
+        events.append({"type": "die_rerolled", "seat": seat, "die": index, "side": side,
+                       "season": state.round_season,
+                       "face": face_dict(state.round_season, d["die"], side)})
         gain_crystals(state, seat, 2, events, why(15))
 
 

@@ -27,7 +27,7 @@ from engine.seasons.cards import (
     ENERGY_INDEX,
     MASTER_CARDS,
 )
-from engine.seasons.dice import DICE_PER_SEASON, FACES, SEASONS, Face
+from engine.seasons.dice import DICE_PER_SEASON, FACES, SEASONS, Face, face_dict
 from engine.seasons.dice import face as die_face
 from engine.seasons.effects import effect_of, load_all
 from engine.seasons.marker import move_marker
@@ -264,8 +264,10 @@ def resolve_die(state: State, seat: int, events: list[Event]) -> None:
     turn.step = "main"
     turn.may_transmute = turn.may_transmute or face.transmute
     index = state.seats[seat].die
-    events.append({"type": "die_resolved", "seat": seat, "die": index,
-                   "side": state.dice[index or 0]["side"]})
+    d = state.dice[index or 0]
+    events.append({"type": "die_resolved", "seat": seat, "die": index, "side": d["side"],
+                   "season": state.round_season,
+                   "face": face_dict(state.round_season, d["die"], d["side"])})
     if face.card:
         cards = draw(state, 2 if turn.card_choice else 1, events)
         if cards:

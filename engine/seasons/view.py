@@ -12,7 +12,7 @@ from typing import Any
 
 from engine.seasons import readings
 from engine.seasons.cards import ENERGIES
-from engine.seasons.dice import face as die_face
+from engine.seasons.dice import face_dict
 from engine.seasons.scoring import score_parts
 from engine.seasons.state import Player, State, energy_dict
 from engine.seasons.table import amulet_pool, reserve_limit
@@ -21,15 +21,7 @@ HIDDEN = "hidden"
 
 
 def face_view(season: str, die: int, side: int) -> dict[str, Any]:
-    f = die_face(season, die, side)
-    return {
-        "energy": energy_dict(f.energy),
-        "crystals": f.crystals,
-        "gauge": f.gauge,
-        "card": f.card,
-        "transmute": f.transmute,
-        "time": f.time,
-    }
+    return face_dict(season, die, side)
 
 
 def _seat(state: State, seat: int, player: Player, viewer: int | None) -> dict[str, Any]:
