@@ -201,6 +201,9 @@ def open_room(player: Player, server: str, level: str) -> None:
     page = player.page
     page.goto(f"{server}/")
     page.check("[data-testid=game-list] input[value=seasons]")
+    # The lobby says what Seasons is and names its levels in the visitor's words (en here).
+    assert "sorcerers' tournament" in page.inner_text("[data-testid=game-list]")
+    assert "all 50 cards" in page.inner_text("#game-options")
     page.check(f"[data-testid=option-level-{level}]")
     page.fill("[data-testid=host-name]", player.name)
     page.check("[data-testid=visibility-private]")
