@@ -46,11 +46,15 @@ STATUS: dict[str, int] = {
 
 
 class CovenError(Exception):
-    def __init__(self, code: str, message: str, status: int | None = None) -> None:
+    def __init__(
+        self, code: str, message: str, status: int | None = None, retry_after: float | None = None
+    ) -> None:
         super().__init__(f"{code}: {message}")
         self.code = code
         self.message = message
         self.status = status if status is not None else STATUS.get(code, 422)
+        # Seconds until a rate-limited request may succeed (HTTP Retry-After).
+        self.retry_after = retry_after
 
     @classmethod
     def from_illegal(cls, exc: IllegalAction) -> CovenError:

@@ -53,7 +53,9 @@ class Window:
             return
         if self.full(*keys):
             raise CovenError(
-                "rate_limited", f"too many {self.what}: at most {self.burst} per {self.seconds:g} s"
+                "rate_limited",
+                f"too many {self.what}: at most {self.burst} per {self.seconds:g} s",
+                retry_after=self.seconds,
             )
         self.note(*keys)
 
@@ -78,6 +80,7 @@ class Refusals:
                 raise CovenError(
                     "rate_limited",
                     f"too many refused actions: at most {window.burst} per {window.seconds:g} s",
+                    retry_after=window.seconds,
                 )
 
     def note(self, client: str, seat: str) -> None:
@@ -104,7 +107,9 @@ class Bucket:
         if tokens < 1.0:
             wait = (1.0 - tokens) / self.rate if self.rate > 0 else IDLE_SECONDS
             raise CovenError(
-                "rate_limited", f"too many {self.what} from this address; retry in {wait:.0f} s"
+                "rate_limited",
+                f"too many {self.what} from this address; retry in {wait:.0f} s",
+                retry_after=wait,
             )
         self._state[key] = (tokens - 1.0, now)
         self._checks += 1

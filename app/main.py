@@ -8,6 +8,7 @@ import gc
 import importlib
 import importlib.util
 import logging
+import math
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -243,7 +244,10 @@ def _with_security_headers(scope: Scope, send: Send) -> Send:
 def _install_error_handlers(app: FastAPI) -> None:
     async def coven_error(_: Request, exc: Exception) -> JSONResponse:
         assert isinstance(exc, CovenError)
-        return JSONResponse(exc.body(), status_code=exc.status)
+        response = JSONResponse(exc.body(), status_code=exc.status)
+        if exc.status == 429:
+            response.headers["retry-after"] = str(max(1, math.ceil(exc.retry_after or 1)))
+        return response
 
     async def validation_error(_: Request, exc: Exception) -> JSONResponse:
         assert isinstance(exc, RequestValidationError)

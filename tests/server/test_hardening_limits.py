@@ -25,6 +25,7 @@ async def test_room_creation_is_limited_per_address(tmp_path: Path) -> None:
             assert refused.status_code == 429
             assert refused.json()["error"]["code"] == "rate_limited"
             assert "retry" in refused.json()["error"]["message"]
+            assert int(refused.headers["retry-after"]) >= 1
             # The lobby is not flooded out.
             assert len((await http.get("/api/rooms")).json()) == 5
 
