@@ -362,3 +362,61 @@ def test_shared_components_rank_and_guard_moves(browser: Any, coven_server: str)
     assert seen["around"] == [[3, 0, 1], [0, 1, 2]]
     assert player.errors == []
     player.page.context.close()
+
+
+def _events_of_random_matches() -> dict[str, dict[str, Any]]:
+    """One event of each type Witch's Brew emits, from random matches of the engine (both
+    options of the thieves' favor, the variant on)."""
+    from engine.brew.game import WitchsBrew
+
+    game = WitchsBrew()
+    found: dict[str, dict[str, Any]] = {}
+    for seed, options in ((1, {"variant_blocked_roles": True}), (2, {"thief_favor": "buy"})):
+        rng = random.Random(seed)
+        state = game.setup(3, seed, options)
+        while game.result(state) is None:
+            seat = min(game.to_move(state))
+            step = game.apply(state, seat, rng.choice(game.legal_actions(state, seat)))
+            for event in step.events:
+                found.setdefault(event["type"], {k: v for k, v in event.items() if k[0] != "@"})
+            state = step.state
+    return found
+
+
+DESCRIBE_JS = """
+async ([lang, events]) => {
+  localStorage.setItem('coven:lang', lang);
+  const i18n = await import('/static/js/i18n.js');
+  await i18n.initI18n();
+  const brew = await import('/static/js/games/witchs-brew.js');
+  const root = document.createElement('div');
+  const renderer = await brew.createRenderer({root, t: i18n.t, seatName: (s) => `W${s}`,
+    seatInfo: () => null, act: () => true, rematch() {}});
+  const lines = {};
+  for (const [type, event] of Object.entries(events)) lines[type] = renderer.describe(event);
+  return {lines, missing: window.coven.missingKeys()};
+}
+"""
+
+
+def test_every_brew_event_is_told_in_words(browser: Any, coven_server: str) -> None:
+    """The table log says every event the engine emits, in all three languages, with every
+    placeholder filled; only the ones the table itself shows are left out."""
+    from engine.brew.game import WitchsBrew
+
+    events = _events_of_random_matches()
+    shown_on_the_table = {"role_kept", "role_unkept", "lead_owed"}
+    assert set(WitchsBrew.event_types) - set(events) <= {"variant_shuffled", "shelf_declined"}
+    player = new_player(browser, "reader")
+    player.page.goto(f"{coven_server}/")
+    for lang, takes_over in (("en", "takes the claim"), ("vi", "giành quyền"), ("es", "le quita")):
+        seen = player.page.evaluate(DESCRIBE_JS, [lang, events])
+        assert takes_over in seen["lines"]["claimed"], seen["lines"]["claimed"]
+        assert seen["missing"] == [], seen["missing"]
+        for kind, line in seen["lines"].items():
+            if kind in shown_on_the_table:
+                assert line is None, kind
+                continue
+            assert line and "{" not in line and "undefined" not in line, (lang, kind, line)
+    assert player.errors == []
+    player.page.context.close()
