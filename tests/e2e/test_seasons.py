@@ -366,6 +366,7 @@ def test_whole_seasons_match_by_clicking(browser: Any, coven_server: str, artifa
     log = page.inner_text("[data-testid=log]")
     # (the log keeps the last 400 lines: look for what year III says)
     assert "(year III, " in log and "takes a die" in log and "The tournament is over" in log
+    assert "uses the die: " in log and "dots of time" in log  # the face, from the event
     assert "Year IV" not in log and "year IV" not in log  # past year III's last month: the end
     spec_log = spectator.page.inner_text("[data-testid=log]")
     assert "(año III, " in spec_log and "toma un dado" in spec_log

@@ -724,10 +724,10 @@ export async function createRenderer(ctx) {
         return t("se.log.round_started", { round: e.round, year: ROMAN[e.year] || e.year, season: seasonName(e.season), name: name(e.first_player) });
       case "die_taken":
         return t("se.log.die_taken", { name: name(e.seat) });
-      case "die_resolved":
-        return t("se.log.die_resolved", { name: name(e.seat) }); // what it gave follows, line by line
+      case "die_resolved": // what it gave follows, line by line
+        return e.face ? t("se.log.die_resolved_face", { name: name(e.seat), face: faceWords(e.face) }) : t("se.log.die_resolved", { name: name(e.seat) });
       case "die_rerolled":
-        return t("se.log.die_rerolled", { name: name(e.seat) });
+        return e.face ? t("se.log.die_rerolled_face", { name: name(e.seat), face: faceWords(e.face) }) : t("se.log.die_rerolled", { name: name(e.seat) });
       case "card_drawn":
         return tn("se.log.card_drawn", e.count, { name: name(e.seat) });
       case "cards_to_hand":
