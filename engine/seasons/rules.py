@@ -29,7 +29,7 @@ from engine.seasons.cards import (
 )
 from engine.seasons.dice import DICE_PER_SEASON, FACES, SEASONS, Face, face_dict
 from engine.seasons.dice import face as die_face
-from engine.seasons.effects import effect_of, load_all
+from engine.seasons.effects import Effect, effect_of, load_all
 from engine.seasons.marker import move_marker
 from engine.seasons.options import SeasonsOptions
 from engine.seasons.state import Player, State, Turn
@@ -295,18 +295,74 @@ def _end_turn(state: State, seat: int, action: Action, events: list[Event]) -> N
     push_in_order(state, [make("end_of_round", s) for s in order] + [make("advance_time", 0)])
 
 
+def _has_end_of_round(card: int) -> bool:
+    return type(effect_of(card)).on_end_of_round is not Effect.on_end_of_round
+
+
+def _end_of_round_next(state: State, seat: int, pending: list[int], events: list[Event]) -> None:
+    """Resolve the seat's next end-of-round card; with two different ones still to come, the
+    player chooses which first (sheet section 8.4 [SOURCE: FAQ]). Each card's own questions are
+    answered before the next card resolves."""
+    player = state.seats[seat]
+    alive = [i for i in pending if player.entry(i) is not None]
+    if not alive:
+        return
+    if len({player.entry(i).card for i in alive}) >= 2:  # type: ignore[union-attr]
+        ask(state, "end_of_round_order", seat, pending=alive)
+        return
+    _end_of_round_one(state, seat, alive[0], alive[1:], events)
+
+
+def _end_of_round_one(
+    state: State, seat: int, entry_id: int, rest: list[int], events: list[Event]
+) -> None:
+    if rest:
+        push(state, make("end_of_round_rest", seat, pending=rest))
+    entry = state.seats[seat].entry(entry_id)
+    assert entry is not None
+    effect_of(entry.card).on_end_of_round(state, seat, entry, events)
+
+
 @task
 class EndOfRound(AutoStep):
-    """One seat's end-of-round effects (#13, #14, #39, #50), in the order they entered play."""
+    """One seat's end-of-round effects (#13, #14, #39, #50)."""
 
     kind = "end_of_round"
 
     def run(self, state: State, t: Task, events: list[Event]) -> None:
         seat = t["seat"]
-        player = state.seats[seat]
-        for entry in list(player.in_play):
-            if player.entry(entry.id) is not None:
-                effect_of(entry.card).on_end_of_round(state, seat, entry, events)
+        ids = [e.id for e in state.seats[seat].in_play if _has_end_of_round(e.card)]
+        _end_of_round_next(state, seat, ids, events)
+
+
+@task
+class EndOfRoundRest(AutoStep):
+    kind = "end_of_round_rest"
+
+    def run(self, state: State, t: Task, events: list[Event]) -> None:
+        _end_of_round_next(state, t["seat"], t["pending"], events)
+
+
+@task
+class EndOfRoundOrder(Question):
+    """Which of your end-of-round cards resolves next (one choice per different card)."""
+
+    kind = "end_of_round_order"
+
+    def options(self, state: State, t: Task) -> list[Action]:
+        player = state.seats[t["seat"]]
+        out: list[Action] = []
+        cards: set[int] = set()
+        for i in t["pending"]:
+            entry = player.entry(i)
+            if entry is not None and entry.card not in cards:
+                cards.add(entry.card)
+                out.append({"type": "resolve_card", "slot": i})
+        return out
+
+    def answer(self, state: State, t: Task, action: Action, events: list[Event]) -> None:
+        rest = [i for i in t["pending"] if i != action["slot"]]
+        _end_of_round_one(state, t["seat"], action["slot"], rest, events)
 
 
 @task
@@ -593,6 +649,7 @@ ACTIONS: dict[str, dict[str, tuple[Checker, Handler]]] = {
 ANSWER_TYPES = frozenset(
     {"gain_energy", "discard_energy", "keep_card", "discard_card", "return_energy",
      "take_energy", "sacrifice", "return_card", "move_marker", "choose_player", "choose_card",
+     "resolve_card",
      "give_card", "pass", "choose"}
 )
 

@@ -346,3 +346,26 @@ def test_options_are_checked_and_the_catalog_holds_every_card_and_face() -> None
     assert sorted(int(k) for k in catalog["cards"]) == list(range(1, 51))
     assert sum(len(die) for dice in catalog["dice"].values() for die in dice) == 120
     assert catalog["cards"]["11"]["cost"][2]["crystals"] == 9  # 4 players
+
+
+def test_end_of_round_effects_seat_by_seat_and_the_player_orders_her_own() -> None:
+    s = last_turn(seats=[seat(energy_=energy(air=1), in_play=[13, 14, 13]),
+                         seat(energy_=energy(air=4), in_play=[13])])
+    s, _ = play(s, 1, {"type": "end_turn"})
+    # the first player (seat 0) first; she has two different cards: she picks the order
+    assert owes(s) == 0 and pending_kind(s) == "end_of_round_order"
+    assert GAME.legal_actions(s, 0) == [{"type": "resolve_card", "slot": 1},
+                                        {"type": "resolve_card", "slot": 2}]
+    s, _ = play(s, 0, {"type": "resolve_card", "slot": 2})  # Beggar's Horn first
+    assert pending_kind(s) == "gain_energy"
+    s, _ = play(s, 0, {"type": "gain_energy", "energy": "air"})
+    # the two Chests are the same card: no more question; 2 tokens give nothing
+    assert s.seats[0].crystals == 0 and energy_of(s, 0) == energy(air=2)
+    assert s.seats[1].crystals == 3 and s.phase == "dice"
+
+
+def test_chest_first_then_horn_when_she_says_so() -> None:
+    s = last_turn(seats=[seat(energy_=energy(air=4), in_play=[14, 13]), seat()])
+    s, _ = play(s, 1, {"type": "end_turn"})
+    s, _ = play(s, 0, {"type": "resolve_card", "slot": 2})  # Wondrous Chest: 4 tokens, +3
+    assert s.seats[0].crystals == 3 and not s.stack and s.phase == "dice"
