@@ -47,7 +47,8 @@ def _vec(cubes: dict[str, int]) -> list[int]:
 
 def _triggers_of(state: State, seat: int) -> list[str]:
     """The triggers the reveal gave ``seat``: her last revealed card moved her tracks to where
-    they are now (a track stopped at the top may hide how far it was; we read it as uncapped)."""
+    they are now (a track stopped at the top may hide how far it was; we read it as uncapped). A
+    Daredevil's named extra arcana is not in the view, so it is not guessed."""
     witch = state.witches[seat]
     if not witch.tableau:
         return []
@@ -57,7 +58,7 @@ def _triggers_of(state: State, seat: int) -> list[str]:
         before = max(0, witch.arcana[i] - icons)
         _, earned = arcana.advance(before, icons)
         triggers += [arcana.TRIGGERS[i]] * earned
-    if witch.personality == "P03":  # Potion Brewer pours one cube per potion icon
+    if _power(witch.personality) == "pour_on_potion":  # one pour per potion icon
         triggers += ["pour"] * recipe.arcana[0]
     return triggers
 
