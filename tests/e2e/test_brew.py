@@ -242,6 +242,10 @@ def test_whole_brew_match_by_clicking(browser: Any, coven_server: str, artifacts
         if "takeover" not in moments and seen(host.page, "#table [data-testid=takeover]"):
             shot(host, artifacts, "brew-takeover")
             moments.add("takeover")
+        if "phone-chooser" not in moments and seen(phone.page, "#table .moves .chooser"):
+            shot(phone, artifacts, "brew-chooser-phone-vi", full_page=False)
+            assert_fits_the_screen(phone)
+            moments.add("phone-chooser")
         if "lead" not in moments and seen(phone.page, "#table .moves [data-action=lead]"):
             shot(phone, artifacts, "brew-lead-phone-vi", full_page=False)
             assert_fits_the_screen(phone)

@@ -220,7 +220,7 @@ export async function createRenderer(ctx) {
       "section",
       { class: "claim", "data-testid": "claim", "data-role": cur.role, "data-claimant": String(cur.claimant), "aria-live": "polite" },
       h("div", { class: "zone-label" }, t("wb.this_round", { round: view.round })),
-      takeover ? h("p", { class: "takeover", "data-testid": "takeover" }, t("wb.takeover", { name: name(takeover.seat), previous: name(before) })) : null,
+      takeover ? h("p", { class: "takeover", "data-testid": "takeover" }, takeoverWords(takeover.seat, before)) : null,
       h(
         "div",
         { class: "claim-body" },
@@ -231,6 +231,13 @@ export async function createRenderer(ctx) {
       cur.exempt && cur.exempt.length ? h("p", { class: "small muted" }, t("wb.exempt", { names: cur.exempt.map(name).join(", ") })) : null,
       ledThisSet(view),
     );
+  }
+
+  function takeoverWords(seat, previous) {
+    const me = mySeat();
+    if (seat === me) return t("wb.takeover_you", { previous: name(previous) });
+    if (previous === me) return t("wb.takeover_from_you", { name: name(seat) });
+    return t("wb.takeover", { name: name(seat), previous: name(previous) });
   }
 
   function lastRoundArea(view) {
