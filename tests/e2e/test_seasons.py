@@ -317,6 +317,7 @@ def test_whole_seasons_match_by_clicking(browser: Any, coven_server: str, artifa
             page.wait_for_selector("[data-testid=card-detail].pinned:not([hidden])")
             shot(host, artifacts, "seasons-phone-vi-card", full_page=False)
             page.click("[data-testid=card-detail] .detail-close")
+            page.mouse.move(1, 1)  # else the card now under the pointer shows its text again
             page.wait_for_selector("[data-testid=card-detail]", state="hidden")
             page.select_option("#lang-select", "en")
             page.set_viewport_size({"width": 1366, "height": 900})
