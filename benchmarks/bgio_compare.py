@@ -1,0 +1,306 @@
+"""Coven against boardgame.io 0.50.2, side by side, interleaved, on one machine (issue 12).
+
+    python benchmarks/bgio_compare.py                          # 5 rounds, 1x4 and 50x4 on SQLite
+    python benchmarks/bgio_compare.py --rounds 5 --shapes 1x4,50x4 --pg-redis
+    python benchmarks/bgio_compare.py --rounds 1 --no-extras   # a quick look
+
+Copies the boardgame.io harness (``/work/shared/bench/bgio``, or ``--bgio``) into a temporary
+directory, runs ``npm ci`` there once, then for every round and every shape runs
+boardgame.io (``run.sh R P``: in memory) and then Coven (``benchmarks/hidden_picks.py``) on
+the same game and load, each against a fresh server. Shapes ``RxP`` run on SQLite with one
+worker; ``--pg-redis`` adds ``50x4`` on PostgreSQL + Redis with two workers (each Coven run in
+a fresh schema). Prints, per shape, the medians over the rounds of the paired ratios
+Coven / boardgame.io (moves/s, p99, server CPU per move) and every raw figure; a run whose
+checks fail on either side is reported and left out of the ratios.
+
+Extras (unless ``--no-extras``): the same flat-out load on Whirling Witchcraft
+(``benchmarks/load.py --think 0``, SQLite one worker, and PostgreSQL + Redis two workers with
+``--pg-redis``), and ``benchmarks/idle_sockets.py`` (KiB per idle socket, 2,000 spectators
+joining one room). The last line on stdout is one JSON object with everything.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import stat
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+BGIO = Path("/work/shared/bench/bgio")
+PG_URL = "postgresql+asyncpg://postgres@127.0.0.1:5432/test"
+REDIS_URL = "redis://127.0.0.1:6379/0"
+
+
+def log(text: str) -> None:
+    print(text, file=sys.stderr, flush=True)
+
+
+def last_json(text: str) -> dict[str, Any] | None:
+    for line in reversed(text.strip().splitlines()):
+        if line.startswith("{"):
+            try:
+                value: dict[str, Any] = json.loads(line)
+                return value
+            except ValueError:
+                return None
+    return None
+
+
+def prepare_bgio(source: Path, tmp: Path) -> Path:
+    """The harness copied out of ``../shared`` (it writes logs beside itself), ``npm ci``."""
+    target = tmp / "bgio"
+    shutil.copytree(source, target, ignore=shutil.ignore_patterns("node_modules", "logs", "data"))
+    for path in [target, *target.rglob("*")]:
+        path.chmod(path.stat().st_mode | stat.S_IWUSR)
+    log(f"npm ci in {target} …")
+    subprocess.run(
+        ["npm", "ci", "--no-audit", "--no-fund"],
+        cwd=target,
+        check=True,
+        stdout=subprocess.DEVNULL,
+    )
+    return target
+
+
+def run_bgio(harness: Path, matches: int, players: int, timeout: float) -> dict[str, Any]:
+    done = subprocess.run(
+        ["bash", "run.sh", str(matches), str(players), "--timeout", str(int(timeout))],
+        cwd=harness,
+        capture_output=True,
+        text=True,
+    )
+    out = last_json(done.stdout) or {"checks_ok": False, "error": done.stderr[-500:]}
+    if out.get("server_cpu_s") is not None and out.get("moves"):
+        out["server_cpu_ms_per_move"] = round(out["server_cpu_s"] * 1000 / out["moves"], 3)
+    return out
+
+
+def run_coven(matches: int, players: int, pg: bool, timeout: float) -> dict[str, Any]:
+    command = [
+        sys.executable,
+        str(ROOT / "benchmarks" / "hidden_picks.py"),
+        "--matches",
+        str(matches),
+        "--players",
+        str(players),
+        "--timeout",
+        str(timeout),
+    ]
+    if pg:
+        command += ["--workers", "2", "--database-url", PG_URL, "--redis-url", REDIS_URL]
+    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True)
+    return last_json(done.stdout) or {"checks_ok": False, "error": done.stderr[-500:]}
+
+
+def run_whirling(pg: bool, seconds: float) -> dict[str, Any]:
+    """The same shape (50 × 4, flat out) on Whirling Witchcraft: ``benchmarks/load.py``."""
+    command = [
+        sys.executable,
+        str(ROOT / "benchmarks" / "load.py"),
+        "--rooms",
+        "50",
+        "--players",
+        "4",
+        "--think",
+        "0",
+        "--duration",
+        str(seconds),
+        "--idle-sockets",
+        "0",
+    ]
+    env = dict(os.environ)
+    schema = None
+    if pg:
+        schema = f"bench_{uuid.uuid4().hex[:10]}"
+        sql(f'CREATE SCHEMA "{schema}"')
+        env["COVEN_DATABASE_SCHEMA"] = schema
+        command += ["--workers", "2", "--database-url", PG_URL, "--redis-url", REDIS_URL]
+    try:
+        done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, env=env)
+    finally:
+        if schema:
+            sql(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
+    out = last_json(done.stdout) or {"error": done.stderr[-500:]}
+    out["backend"] = "postgresql+redis, 2 workers" if pg else "sqlite, 1 worker"
+    return out
+
+
+def sql(statement: str) -> None:
+    import asyncio
+
+    sys.path.insert(0, str(ROOT))
+    from benchmarks.hidden_picks import pg_schema
+
+    asyncio.run(pg_schema(PG_URL, statement))
+
+
+def run_idle(spectators: int, sockets: int) -> dict[str, Any]:
+    done = subprocess.run(
+        [
+            sys.executable,
+            str(ROOT / "benchmarks" / "idle_sockets.py"),
+            "--sockets",
+            str(sockets),
+            "--spectators",
+            str(spectators),
+            "--limit",
+            "60",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
+    return last_json(done.stdout) or {"error": done.stderr[-500:]}
+
+
+def median(values: list[float]) -> float | None:
+    return round(statistics.median(values), 3) if values else None
+
+
+def summarise(label: str, pairs: list[tuple[dict[str, Any], dict[str, Any]]]) -> dict[str, Any]:
+    good = [(b, c) for b, c in pairs if b.get("checks_ok") and c.get("checks_ok")]
+    keys = {
+        "moves_per_s": "moves_per_s",
+        "p99_ms": "p99_ms",
+        "cpu_ms_per_move": "server_cpu_ms_per_move",
+    }
+    ratios: dict[str, float | None] = {}
+    medians: dict[str, dict[str, float | None]] = {"bgio": {}, "coven": {}}
+    for name, key in keys.items():
+        paired = [c[key] / b[key] for b, c in good if b.get(key) and c.get(key) is not None]
+        ratios[name] = median(paired)
+        medians["bgio"][name] = median([b[key] for b, _ in good if b.get(key) is not None])
+        medians["coven"][name] = median([c[key] for _, c in good if c.get(key) is not None])
+    for side in ("bgio", "coven"):
+        index = 0 if side == "bgio" else 1
+        medians[side]["p50_ms"] = median([p[index]["p50_ms"] for p in good])
+    return {
+        "shape": label,
+        "rounds_ok": len(good),
+        "rounds": len(pairs),
+        "ratio_coven_over_bgio": ratios,
+        "medians": medians,
+        "failed": [
+            {"bgio_ok": b.get("checks_ok"), "coven_ok": c.get("checks_ok"), "coven": c, "bgio": b}
+            for b, c in pairs
+            if not (b.get("checks_ok") and c.get("checks_ok"))
+        ],
+    }
+
+
+def load_average() -> str:
+    try:
+        return "/".join(Path("/proc/loadavg").read_text().split()[:3])
+    except OSError:
+        return "?"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--shapes", default="1x4,50x4", help="RxP on SQLite, one worker")
+    parser.add_argument(
+        "--pg-redis", action="store_true", help="also 50x4 on PostgreSQL + Redis, two workers"
+    )
+    parser.add_argument("--bgio", type=Path, default=BGIO, help="the boardgame.io harness")
+    parser.add_argument("--timeout", type=float, default=300)
+    parser.add_argument("--no-extras", action="store_true")
+    parser.add_argument("--whirling-seconds", type=float, default=15)
+    parser.add_argument("--spectators", type=int, default=2000)
+    parser.add_argument("--idle-sockets", type=int, default=2000)
+    args = parser.parse_args()
+
+    shapes: list[tuple[str, int, int, bool]] = []
+    for shape in args.shapes.split(","):
+        r, p = (int(x) for x in shape.lower().split("x"))
+        shapes.append((f"{r}x{p} sqlite 1 worker", r, p, False))
+    if args.pg_redis:
+        shapes.append(("50x4 postgresql+redis 2 workers", 50, 4, True))
+
+    started = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+    raw: dict[str, list[tuple[dict[str, Any], dict[str, Any]]]] = {s[0]: [] for s in shapes}
+    loads: list[str] = [load_average()]
+    with tempfile.TemporaryDirectory(prefix="bgio-compare-") as tmp:
+        harness = prepare_bgio(args.bgio, Path(tmp))
+        for round_ in range(1, args.rounds + 1):
+            for label, r, p, pg in shapes:
+                bgio = run_bgio(harness, r, p, args.timeout)
+                coven = run_coven(r, p, pg, args.timeout)
+                raw[label].append((bgio, coven))
+                log(
+                    f"round {round_} {label}: bgio {bgio.get('moves_per_s')} moves/s "
+                    f"p99 {bgio.get('p99_ms')} ms ok={bgio.get('checks_ok')} | coven "
+                    f"{coven.get('moves_per_s')} moves/s p99 {coven.get('p99_ms')} ms "
+                    f"ok={coven.get('checks_ok')}"
+                )
+            loads.append(load_average())
+    summary = [summarise(label, pairs) for label, pairs in raw.items()]
+    extras: dict[str, Any] = {}
+    if not args.no_extras:
+        extras["whirling"] = [run_whirling(False, args.whirling_seconds)]
+        if args.pg_redis:
+            extras["whirling"].append(run_whirling(True, args.whirling_seconds))
+        log(f"whirling: {json.dumps(extras['whirling'])}")
+        extras["idle"] = run_idle(args.spectators, args.idle_sockets)
+        log(f"idle: {json.dumps(extras['idle'])}")
+
+    print(f"Coven / boardgame.io 0.50.2 (in memory), {started}, medians of paired rounds")
+    print(f"load average during the rounds: {' '.join(loads)} (2 shared cores: noisy)")
+    print(f"{'shape':34} {'ok':>5} {'moves/s':>8} {'p99':>6} {'CPU/move':>9}")
+    for s in summary:
+        ratio = s["ratio_coven_over_bgio"]
+        print(
+            f"{s['shape']:34} {s['rounds_ok']:>2}/{s['rounds']:<2} "
+            + " ".join(
+                f"{(ratio[k] if ratio[k] is not None else float('nan')):>8.2f}x"
+                for k in ("moves_per_s", "p99_ms", "cpu_ms_per_move")
+            )
+        )
+        for side in ("bgio", "coven"):
+            m = s["medians"][side]
+            print(
+                f"    {side:6} moves/s {m['moves_per_s']}  p50 {m['p50_ms']} ms  "
+                f"p99 {m['p99_ms']} ms  CPU {m['cpu_ms_per_move']} ms/move"
+            )
+    for w in extras.get("whirling", []):
+        print(
+            f"whirling 50x4 flat out, {w.get('backend')}: {w.get('actions_per_second')} actions/s, "
+            f"p99 {w.get('fanout_p99_ms')} ms, CPU {w.get('server_cpu_ms_per_action')} ms/action"
+        )
+    if "idle" in extras:
+        i = extras["idle"]
+        print(
+            f"idle sockets: {i.get('kib_per_idle_socket')} KiB each ({i.get('idle_sockets')}); "
+            f"{i.get('spectators')} spectators into one room: all hold the state after "
+            f"{i.get('spectators_all_hold_state_s')} s ({i.get('spectators_joined_within_5s')} "
+            f"within 5 s, {i.get('spectators_joined_in_limit')} within "
+            f"{i.get('spectators_limit_s')} s)"
+        )
+    print(
+        json.dumps(
+            {
+                "date": started,
+                "load_average": loads,
+                "summary": summary,
+                "raw": {k: [{"bgio": b, "coven": c} for b, c in v] for k, v in raw.items()},
+                "extras": extras,
+            }
+        )
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
