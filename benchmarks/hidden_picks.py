@@ -359,6 +359,77 @@ class Run:
         return out
 
 
+CATEGORIES = (
+    # (label, substring of a frame's file): a sample counts for every label in its stack
+    ("SQLAlchemy", "sqlalchemy/"),
+    ("aiosqlite", "aiosqlite/"),
+    ("asyncpg", "asyncpg/"),
+    ("redis client", "redis/"),
+    ("websockets library", "websockets/"),
+    ("uvicorn", "uvicorn/"),
+    ("starlette + fastapi", "starlette/"),
+    ("pydantic", "pydantic"),
+    ("asyncio event loop", "asyncio/"),
+    ("app/rooms/service.py", "app/rooms/service.py"),
+    ("app/rooms/hub.py", "app/rooms/hub.py"),
+    ("app/store/repository.py", "app/store/repository.py"),
+    ("app/api/ws.py", "app/api/ws.py"),
+    ("app/wire.py (orjson)", "app/wire.py"),
+    ("engine/ (protocol, registry)", "/engine/"),
+    ("the game (benchmarks/games)", "benchmarks/games/"),
+)
+
+
+def thread_kind(frames: list[str]) -> str:
+    text = ";".join(frames)
+    if "aiosqlite/" in text and "core.py" in text and "run (" in text:
+        return "aiosqlite threads"
+    if "concurrent/futures/thread.py" in text:
+        return "SQLite writer thread (executor)"
+    return "event loop thread"
+
+
+def summarise_profile(raw: str, moves: int, top: int = 25) -> str:
+    """py-spy's raw (collapsed) stacks, on-CPU samples only, as a short text report."""
+    total = 0
+    by_thread: dict[str, int] = {}
+    by_category: dict[str, int] = {}
+    own: dict[str, int] = {}
+    inclusive: dict[str, int] = {}
+    for line in raw.splitlines():
+        stack, _, count_text = line.rpartition(" ")
+        if not stack or not count_text.isdigit():
+            continue
+        count = int(count_text)
+        frames = [f for f in stack.split(";") if not f.startswith(("thread ", "process "))]
+        if not frames:
+            continue
+        total += count
+        kind = thread_kind(frames)
+        by_thread[kind] = by_thread.get(kind, 0) + count
+        text = ";".join(frames)
+        for label, needle in CATEGORIES:
+            if needle in text:
+                by_category[label] = by_category.get(label, 0) + count
+        own[frames[-1]] = own.get(frames[-1], 0) + count
+        for frame in set(frames):
+            inclusive[frame] = inclusive.get(frame, 0) + count
+
+    def pct(n: int) -> str:
+        return f"{100 * n / max(1, total):5.1f} %"
+
+    lines = [f"{total} on-CPU samples (py-spy, 100 Hz, every thread), {moves} moves", ""]
+    lines.append("by thread:")
+    lines += [f"  {pct(n)}  {k}" for k, n in sorted(by_thread.items(), key=lambda x: -x[1])]
+    lines.append("inclusive, by layer (a sample counts for every layer in its stack):")
+    lines += [f"  {pct(n)}  {k}" for k, n in sorted(by_category.items(), key=lambda x: -x[1])]
+    lines.append(f"top {top} functions by own time:")
+    lines += [f"  {pct(n)}  {k}" for k, n in sorted(own.items(), key=lambda x: -x[1])[:top]]
+    lines.append(f"top {top} functions by inclusive time:")
+    lines += [f"  {pct(n)}  {k}" for k, n in sorted(inclusive.items(), key=lambda x: -x[1])[:top]]
+    return "\n".join(lines) + "\n"
+
+
 async def pg_schema(url: str, sql: str) -> None:
     import asyncpg
 
@@ -448,7 +519,8 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument(
         "--profile",
         metavar="FILE",
-        help="run the server under py-spy (all threads) and write its top items to FILE",
+        help="run the server under py-spy (every thread, on-CPU samples) and write its top "
+        "items to FILE (the raw stacks beside it, FILE.raw)",
     )
     args = parser.parse_args(argv)
     if not 3 <= args.players <= 5:
@@ -470,7 +542,18 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         raw = Path(tmp) / "profile.txt"
         if args.profile:
             spy = Path(sys.executable).with_name("py-spy")
-            prefix = [str(spy), "record", "--threads", "-f", "raw", "-r", "100", "-o", str(raw)]
+            prefix = [
+                str(spy),
+                "record",
+                "--threads",
+                "--function",
+                "-f",
+                "raw",
+                "-r",
+                "100",
+                "-o",
+                str(raw),
+            ]
             prefix += ["--subprocesses", "--"]
         try:
             process, url = start_server(args, server_env(args, tmp), prefix)
@@ -480,7 +563,9 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             finally:
                 stop_server(process)
             if args.profile:
-                Path(args.profile).write_text(raw.read_text())
+                text = raw.read_text()
+                Path(args.profile).with_suffix(".raw").write_text(text)
+                Path(args.profile).write_text(summarise_profile(text, result["moves"]))
             return result
         finally:
             if fresh_schema:
