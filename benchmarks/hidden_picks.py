@@ -431,7 +431,7 @@ def summarise_profile(raw: str, moves: int, top: int = 25) -> str:
 
 
 async def pg_schema(url: str, sql: str) -> None:
-    import asyncpg
+    import asyncpg  # type: ignore[import-untyped]
 
     conn = await asyncpg.connect(url.replace("postgresql+asyncpg://", "postgresql://"))
     try:
