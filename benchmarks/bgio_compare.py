@@ -15,8 +15,9 @@ checks fail on either side is reported and left out of the ratios.
 
 Extras (unless ``--no-extras``): the same flat-out load on Whirling Witchcraft
 (``benchmarks/load.py --think 0``, SQLite one worker, and PostgreSQL + Redis two workers with
-``--pg-redis``), and ``benchmarks/idle_sockets.py`` (KiB per idle socket, 2,000 spectators
-joining one room). The last line on stdout is one JSON object with everything.
+``--pg-redis``), ``benchmarks/idle_sockets.py`` (KiB per idle socket, 2,000 spectators
+joining one room) and ``benchmarks/bgio_idle.js`` (boardgame.io's KiB per idle socket).
+The last line on stdout is one JSON object with everything.
 """
 
 from __future__ import annotations
@@ -62,6 +63,7 @@ def prepare_bgio(source: Path, tmp: Path) -> Path:
     shutil.copytree(source, target, ignore=shutil.ignore_patterns("node_modules", "logs", "data"))
     for path in [target, *target.rglob("*")]:
         path.chmod(path.stat().st_mode | stat.S_IWUSR)
+    shutil.copy(ROOT / "benchmarks" / "bgio_idle.js", target / "bgio_idle.js")
     log(f"npm ci in {target} …")
     subprocess.run(
         ["npm", "ci", "--no-audit", "--no-fund"],
@@ -163,6 +165,16 @@ def run_idle(spectators: int, sockets: int) -> dict[str, Any]:
     return last_json(done.stdout) or {"error": done.stderr[-500:]}
 
 
+def run_bgio_idle(harness: Path, sockets: int) -> dict[str, Any]:
+    done = subprocess.run(
+        ["node", "bgio_idle.js", "--sockets", str(sockets)],
+        cwd=harness,
+        capture_output=True,
+        text=True,
+    )
+    return last_json(done.stdout) or {"error": done.stderr[-500:]}
+
+
 def median(values: list[float]) -> float | None:
     return round(statistics.median(values), 3) if values else None
 
@@ -246,9 +258,13 @@ def main() -> int:
                     f"ok={coven.get('checks_ok')}"
                 )
             loads.append(load_average())
+        if not args.no_extras:
+            extras: dict[str, Any] = {"bgio_idle": run_bgio_idle(harness, args.idle_sockets)}
+            log(f"bgio idle: {json.dumps(extras['bgio_idle'])}")
     summary = [summarise(label, pairs) for label, pairs in raw.items()]
-    extras: dict[str, Any] = {}
-    if not args.no_extras:
+    if args.no_extras:
+        extras = {}
+    else:
         extras["whirling"] = [run_whirling(False, args.whirling_seconds)]
         if args.pg_redis:
             extras["whirling"].append(run_whirling(True, args.whirling_seconds))
@@ -282,7 +298,8 @@ def main() -> int:
     if "idle" in extras:
         i = extras["idle"]
         print(
-            f"idle sockets: {i.get('kib_per_idle_socket')} KiB each ({i.get('idle_sockets')}); "
+            f"idle sockets: {i.get('kib_per_idle_socket')} KiB each ({i.get('idle_sockets')}; "
+            f"boardgame.io {extras.get('bgio_idle', {}).get('kib_per_idle_socket')} KiB); "
             f"{i.get('spectators')} spectators into one room: all hold the state after "
             f"{i.get('spectators_all_hold_state_s')} s ({i.get('spectators_joined_within_5s')} "
             f"within 5 s, {i.get('spectators_joined_in_limit')} within "
