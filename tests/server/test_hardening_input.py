@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import time
+from collections.abc import Iterator
 from typing import Any
 
 import httpx
@@ -17,6 +19,15 @@ from tests.support.client import Client, open_room
 from tests.support.server import ThreadServer
 
 DEEP = 300  # deeper than orjson writes (254) and than any real input
+
+
+@pytest.fixture(autouse=True)
+def no_server_errors(caplog: pytest.LogCaptureFixture) -> Iterator[None]:
+    """No hostile input ends in "Exception in ASGI application" or any logged error."""
+    caplog.set_level(logging.WARNING)
+    yield
+    errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
+    assert not errors, [r.getMessage()[:300] for r in errors]
 
 
 def nested(depth: int) -> Any:

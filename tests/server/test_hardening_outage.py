@@ -145,6 +145,10 @@ async def test_redis_stopped_and_restarted_mid_match(
     await late.connect(code)  # a socket opened during the outage works too
     assert (await late.at_version(3, timeout=5))["version"] == 3
 
+    # Worker B's sockets have not heard of A's commit (no bus): they are behind.
+    await asyncio.sleep(0.5)
+    assert brigid.state is not None and brigid.state["version"] == 2
+    assert watcher.state is not None and watcher.state["version"] == 2
     # Redis is back: every socket re-syncs at once, without waiting for the next move.
     private_redis.start()
     for client in (agnes, brigid, watcher, late):
