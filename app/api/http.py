@@ -188,6 +188,9 @@ async def submit_action(
     except CovenError:
         coven.limits.refused.note(*keys)
         raise
+    if ack.duplicate:
+        # A repeat costs a database look-up under the table's lock: counted like a refusal.
+        coven.limits.refused.note(*keys)
     return ActionAck(client_id=ack.client_id, version=ack.version, duplicate=ack.duplicate)
 
 

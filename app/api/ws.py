@@ -281,6 +281,9 @@ async def _act(coven: Services, conn: Connection, message: dict[str, Any]) -> No
         coven.limits.refused.note(*keys)
         conn.send(_error(exc.code, exc.message, act.client_id))
         return
+    if ack.duplicate:
+        # A repeat costs a database look-up under the table's lock: counted like a refusal.
+        coven.limits.refused.note(*keys)
     conn.send(
         AckMessage(
             client_id=ack.client_id, version=ack.version, duplicate=ack.duplicate

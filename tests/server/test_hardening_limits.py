@@ -110,3 +110,20 @@ async def test_a_client_spamming_refused_moves_is_cut_off_and_others_play_on(
     await spammer
     for client in (a, b, c):
         await client.close()
+
+
+async def test_a_client_repeating_one_client_id_is_cut_off(sqlite_server: ThreadServer) -> None:
+    """A duplicate is answered from the database under the table's lock: a flood of them is
+    limited like refused moves."""
+    code, (a, b) = await open_room(sqlite_server.url, "test-guess", ["A", "B"])
+    for client in (a, b):
+        await client.connect(code)
+    assert (await a.http.post(f"/api/rooms/{code}/start")).status_code == 200
+    await a.at_version(0)
+    replies = [await a.act({"type": "pick", "value": 1}, client_id="same") for _ in range(40)]
+    assert replies[0]["type"] == "ack" and not replies[0]["duplicate"]
+    assert replies[1]["type"] == "ack" and replies[1]["duplicate"]
+    assert replies[-1]["type"] == "error" and replies[-1]["code"] == "rate_limited"
+    assert (await b.act({"type": "pick", "value": 2}))["type"] == "ack"
+    for client in (a, b):
+        await client.close()
