@@ -7,12 +7,16 @@
 Prints: actions/s; p50/p99 of "action submitted → every socket in the room holds the new
 version"; server memory per idle socket (RSS delta over many idle spectator sockets).
 
-    python benchmarks/load.py --strong-tables 20   # people's p99 beside 20 tables of bots
+    python benchmarks/load.py --strong-tables 20 --side-by-side --baseline --duration 60
+    python benchmarks/load.py --strong-tables 20 --compare-rounds 4 --phase-seconds 15
 
-With ``--strong-tables N`` the same server runs the people's load twice (``--compare-rounds``
-times each, alternating): once beside N tables of ``random`` bots, once beside N tables of
-``strong`` bots (three bot seats and one quick player each, all in the same server), and prints
-both p99s and their ratio: a thinking bot must not slow people's moves at other tables.
+A thinking bot must not slow people's moves at other tables. ``--strong-tables N`` runs the
+people's load beside N tables of ``random`` bots and beside N tables of ``strong`` bots (three
+bot seats and one quick player each) and prints both p99s and their ratio. ``--side-by-side``
+runs two servers at once, the same people's load on each, one with each fleet (``--baseline``:
+a third with no bot tables), so the machine's other load hits both alike; without it one
+server alternates the fleets (ABBA, ``--compare-rounds``) and each people's latency counts in
+the phase it was submitted in — fair only on an otherwise quiet machine.
 Each player answers a state after a random think time (``--think``, uniform 0..N ms; 0 plays
 flat out and measures saturation instead). Latencies count in steady state: from ``--warmup``
 seconds after the last of the first R rooms has started (the opening rush of R room
@@ -188,6 +192,8 @@ class BotTables:
         """Stop the players; the bots then owe at most one decision each: wait until the bot
         tables stand still, so a queue of thinking bots cannot spill into the next phase."""
         self.stopping = True
+        if not self._tasks:
+            return
         await asyncio.wait(self._tasks, timeout=5)
         for task in self._tasks:
             task.cancel()
@@ -473,6 +479,63 @@ async def compare(args: argparse.Namespace, url: str, pids: list[int]) -> dict[s
     }
 
 
+async def side_by_side(
+    args: argparse.Namespace, servers: dict[str, tuple[str, list[int]]]
+) -> dict[str, Any]:
+    """Two servers at once, the same people's load on each: one beside ``--strong-tables``
+    tables of random bots, the other beside as many tables of strong bots. Whatever else the
+    machine does hits both at the same moments, so the ratio of their p99s is not at the
+    mercy of the machine's other load (the sequential ``compare`` is)."""
+    fleets: dict[str, BotTables] = {}
+    clients = {
+        level: httpx.AsyncClient(base_url=url, timeout=60) for level, (url, _) in servers.items()
+    }
+    try:
+        for level, (url, _) in servers.items():
+            count = 0 if level == "none" else args.strong_tables
+            fleets[level] = BotTables(args, url, level, count)
+            fleets[level].start(clients[level])
+        await asyncio.sleep(args.bot_warmup)
+        loads = {level: Load(args, [url], pids) for level, (url, pids) in servers.items()}
+        before = {
+            level: (own_cpu_seconds(pids), child_cpu_seconds(pids), fleets[level].versions)
+            for level, (_, pids) in servers.items()
+        }
+        reports = await asyncio.gather(*(load.run() for load in loads.values()))
+        for (level, (_, pids)), report in zip(servers.items(), reports, strict=True):
+            server_cpu, pool_cpu, moves = before[level]
+            report["bot_level"] = level
+            report["bot_tables"] = fleets[level].started
+            report["bot_table_moves"] = fleets[level].versions - moves
+            report["server_cpu_seconds"] = round(own_cpu_seconds(pids) - server_cpu, 1)
+            report["pool_cpu_seconds"] = round(child_cpu_seconds(pids) - pool_cpu, 1)
+        for fleet in fleets.values():
+            await fleet.stop()
+    finally:
+        for client in clients.values():
+            await client.aclose()
+    by_level = dict(zip(servers, reports, strict=True))
+    p99 = {level: r["fanout_p99_ms"] for level, r in by_level.items()}
+    ratio = round(p99["strong"] / p99["random"], 3) if p99["strong"] and p99["random"] else None
+    baseline = {}
+    if p99.get("none"):
+        baseline = {
+            "p99_ms_no_bots": p99["none"],
+            "ratio_strong_to_no_bots": round(p99["strong"] / p99["none"], 3),
+        }
+    return {
+        "compare": "side by side: people's p99 beside strong-bot tables / beside random-bot tables",
+        "bot_tables": args.strong_tables,
+        "people_rooms": args.rooms,
+        "p99_ms_random": p99["random"],
+        "p99_ms_strong": p99["strong"],
+        "ratio": ratio,
+        "within_20_percent": ratio is not None and ratio <= 1.2,
+        **baseline,
+        "servers": by_level,
+    }
+
+
 async def idle_memory(url: str, pids: list[int], sockets: int) -> dict[str, Any]:
     """Open many idle spectator sockets (spread over rooms) and divide the RSS growth."""
     async with httpx.AsyncClient(base_url=url, timeout=30) as http:
@@ -584,6 +647,16 @@ def main() -> None:
     )
     parser.add_argument("--compare-rounds", type=int, default=2)
     parser.add_argument(
+        "--side-by-side",
+        action="store_true",
+        help="with --strong-tables: two servers at once (random-bot and strong-bot tables)",
+    )
+    parser.add_argument(
+        "--baseline",
+        action="store_true",
+        help="with --side-by-side: a third server with the same people and no bot tables",
+    )
+    parser.add_argument(
         "--phase-seconds", type=float, default=20.0, help="measured seconds of each phase"
     )
     parser.add_argument(
@@ -601,6 +674,21 @@ def main() -> None:
     if args.bot_delay is None:
         args.bot_delay = 0.3 if args.strong_tables else 0.0
 
+    if args.strong_tables and args.side_by_side:
+        levels = ("random", "strong", "none") if args.baseline else ("random", "strong")
+        started = {level: start_server(args) for level in levels}
+        try:
+            servers = {level: (url, [proc.pid]) for level, (proc, url) in started.items()}
+            print(json.dumps(asyncio.run(side_by_side(args, servers))))
+        finally:
+            for proc, _ in started.values():
+                proc.send_signal(signal.SIGINT)
+            for proc, _ in started.values():
+                try:
+                    proc.wait(timeout=15)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
+        return
     process = None
     if args.url:
         url, pids = args.url, args.server_pid
