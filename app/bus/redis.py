@@ -78,9 +78,15 @@ class RedisBus:
         self._reconnected.append(callback)
 
     async def start(self) -> None:
-        await self._client.ping()
-        # A placeholder channel keeps the PubSub connection subscribed (and listenable).
-        await self._pubsub.subscribe("coven:keepalive")
+        try:
+            await self._client.ping()
+            # A placeholder channel keeps the PubSub connection subscribed (and listenable).
+            await self._pubsub.subscribe("coven:keepalive")
+        except Exception as exc:
+            # A worker starts without Redis too (degraded, like an outage): the reader
+            # subscribes when Redis is reachable and every socket re-syncs then.
+            log.warning("redis unreachable at start (%s); degrading to this worker", exc)
+            self._lost = True
         self._reader = asyncio.create_task(self._read(), name="redis-bus-reader")
 
     async def close(self) -> None:

@@ -161,6 +161,36 @@ async def test_redis_stopped_and_restarted_mid_match(
         await client.close()
 
 
+async def test_a_worker_starts_without_redis_and_catches_up_when_it_comes(
+    pg_schema: str, tmp_path: Path
+) -> None:
+    redis_server = PrivateRedis(tmp_path)  # its port, not started yet
+    env = {
+        "COVEN_DATABASE_URL": PG_URL,
+        "COVEN_DATABASE_SCHEMA": pg_schema,
+        "COVEN_REDIS_URL": redis_server.url,
+        "COVEN_BOT_DELAY": "0",
+        "COVEN_MIGRATE_ON_START": "0",
+    }
+    worker = ProcessServer(env).start()
+    try:
+        code, (a, b) = await open_room(worker.url, "test-guess", ["A", "B"])
+        for client in (a, b):
+            await client.connect(code)
+        assert (await a.http.post(f"/api/rooms/{code}/start")).status_code == 200
+        assert (await a.act({"type": "pick", "value": 1}))["type"] == "ack"
+        await b.at_version(1, timeout=5)
+        redis_server.start()
+        await asyncio.sleep(1.5)  # the bus reader subscribes
+        assert (await b.act({"type": "pick", "value": 2}))["type"] == "ack"
+        await a.at_version(2, timeout=5)
+        for client in (a, b):
+            await client.close()
+    finally:
+        worker.stop()
+        redis_server.stop()
+
+
 def _our_postgres_ports() -> set[int]:
     """Local ports of this process's TCP connections to PostgreSQL (port 5432)."""
     inodes = set()
