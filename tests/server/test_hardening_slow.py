@@ -78,3 +78,37 @@ async def test_a_dropped_reader_reconnects_and_resyncs(tmp_path: Path) -> None:
         assert state["seat"] == 1 and state["legal"]
         for client in (a, again):
             await client.close()
+
+
+class NeverSends:
+    """A socket whose every send blocks forever (its peer's buffers are full)."""
+
+    def __init__(self) -> None:
+        self.started = 0
+
+    async def send_text(self, data: str) -> None:
+        self.started += 1
+        await asyncio.Event().wait()
+
+
+async def test_queueing_for_a_stuck_socket_never_waits_and_drops_it() -> None:
+    from app.rooms.hub import Connection
+
+    stuck = NeverSends()
+    conn = Connection(stuck, "room", None, queue_limit=32)
+    writer = asyncio.create_task(conn.write())
+    try:
+        began = time.monotonic()
+        results = []
+        for i in range(100):
+            sent = conn.send(f"message {i}")
+            if asyncio.iscoroutine(sent):  # a send that waits for the socket
+                sent = await asyncio.wait_for(sent, 10)
+            results.append(sent)
+            await asyncio.sleep(0)
+        assert time.monotonic() - began < 0.5, "queueing waited for the socket"
+        assert conn.dropped.is_set() and "behind" in conn.drop_reason
+        assert results[:32] == [True] * 32 and results[-1] is False
+        assert stuck.started == 1  # one send in flight, the rest never handed to it
+    finally:
+        writer.cancel()
