@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
+from urllib.parse import urlsplit
 
 DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///./coven.db"
 
@@ -26,6 +27,18 @@ def _int_or_none(name: str) -> int | None:
 def _list(name: str) -> tuple[str, ...]:
     raw = os.environ.get(name) or ""
     return tuple(item.strip().rstrip("/") for item in raw.split(",") if item.strip())
+
+
+def _public_url(raw: str | None) -> str | None:
+    """``COVEN_PUBLIC_URL`` without its trailing slash; refused unless it is an http(s) origin
+    (a typo would otherwise put broken links in every invite)."""
+    url = (raw or "").strip().rstrip("/")
+    if not url:
+        return None
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.netloc or parts.query or parts.fragment:
+        raise ValueError(f"COVEN_PUBLIC_URL must look like https://coven.example, not {raw!r}")
+    return url
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,6 +91,9 @@ class Settings:
     refused_burst: int = 20
     refused_client_burst: int = 100
     refused_window_seconds: float = 10.0
+    # The address friends reach this server at behind a proxy, e.g. "https://coven.example":
+    # every invite and rejoin link starts with it. None: the address the host's browser used.
+    public_url: str | None = None
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -111,4 +127,5 @@ class Settings:
             refused_window_seconds=_float(
                 "COVEN_REFUSED_WINDOW_SECONDS", base.refused_window_seconds
             ),
+            public_url=_public_url(os.environ.get("COVEN_PUBLIC_URL")),
         )
