@@ -7,6 +7,7 @@ Create Date: 2026-12-01 09:00:00
 Rows from before this revision keep NULL: the server then reads a seat's last action from
 the ``actions`` table and starts every owing seat's clock at ``stage_since``.
 """
+
 from __future__ import annotations
 
 from collections.abc import Sequence
