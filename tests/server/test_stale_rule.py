@@ -9,7 +9,9 @@ SQLite and PostgreSQL, across a restart and across two servers on one database."
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 import uuid
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -17,6 +19,7 @@ import pytest
 
 from app.settings import Settings
 from engine import registry
+from tests.server.conftest import sqlite_settings
 from tests.support.client import Client, open_room
 from tests.support.server import ThreadServer
 from tests.support.turns import TurnsGame
@@ -166,3 +169,29 @@ async def test_the_rule_survives_a_restart_and_holds_across_servers(settings: Se
         assert (await submit(ada, code, add, 2)).json()["version"] == 3
         assert (await state(ada, code))["view"]["totals"] == [3, 0]
         await ada.close()
+
+
+async def test_a_match_stored_before_migration_0002_keeps_the_rule(tmp_path: Path) -> None:
+    """Rows from before ``matches.acted`` existed (NULL): the seat's latest action is read
+    from the actions table instead."""
+    settings = sqlite_settings(tmp_path)
+    add = {"type": "add", "value": 1}
+    with ThreadServer(settings) as server:
+        code, (ada, bea) = await open_room(server.url, "test-turns", ["Ada", "Bea"])
+        await ada.http.post(f"/api/rooms/{code}/start")
+        assert (await submit(ada, code, add, 0)).json()["version"] == 1
+        assert (await submit(ada, code, {"type": "ask"}, 1)).json()["version"] == 2
+        await ada.close()
+        await bea.close()
+    with sqlite3.connect(tmp_path / "coven.db") as db:
+        db.execute("UPDATE matches SET acted = NULL, owing_since = NULL")
+    with ThreadServer(settings) as server:
+        ada, bea = Client(server.url, ada.token, 0), Client(server.url, bea.token, 1)
+        assert code_of(await submit(ada, code, add, 0)) in ("stale_version", "not_your_turn")
+        # Bea has not acted since version 1 and the turn (the stage) is the same: her answer
+        # against version 1 is accepted; Ada's add against version 1 is not (she asked at 2).
+        assert (await submit(bea, code, {"type": "answer", "yes": False}, 1)).status_code == 200
+        assert code_of(await submit(ada, code, add, 1)) == "stale_version"
+        assert (await submit(ada, code, add, 3)).json()["version"] == 4
+        await ada.close()
+        await bea.close()
