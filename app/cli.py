@@ -20,9 +20,14 @@ WS_PROTOCOL = "app.api.ws_protocol:CovenWebSocketProtocol"
 def _serve(args: argparse.Namespace) -> int:
     import uvicorn
 
+    from app.lan import banner
     from app.store.db import migrate
 
-    settings = Settings.from_env()
+    try:
+        settings = Settings.from_env()
+    except ValueError as exc:
+        print(f"coven serve: {exc}", file=sys.stderr)
+        return 2
     if args.workers > 1:
         if not settings.redis_url:
             print(
@@ -42,6 +47,8 @@ def _serve(args: argparse.Namespace) -> int:
     if settings.migrate_on_start:
         migrate(settings.database_url, settings.database_schema)
     os.environ["COVEN_MIGRATE_ON_START"] = "0"
+    # Where friends join: the LAN addresses when serving on every interface.
+    print("\n".join(banner(args.host, args.port, settings.public_url)), flush=True)
     uvicorn.run(
         "app.asgi:app",
         host=args.host,
