@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test install lint typecheck pytest simulate bench clean
+.PHONY: run lan test install lint typecheck pytest simulate bench clean
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -19,6 +19,10 @@ install: $(STAMP)
 ## Install and start Coven on http://127.0.0.1:8000 (SQLite file ./coven.db, in-process bus).
 run: install
 	$(BIN)/coven serve
+
+## Like run, but on every network interface: friends on your LAN join at the address it prints.
+lan: install
+	$(BIN)/coven serve --host 0.0.0.0
 
 ## Install and run every test: lint, types, engine, server, browser.
 test: install
