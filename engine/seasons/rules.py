@@ -500,7 +500,8 @@ def _main_options(state: State, seat: int) -> list[Action]:
 def _check_summon(state: State, seat: int, action: Action) -> list[Action]:
     player = state.seats[seat]
     card = action.get("card")
-    if card not in player.hand:
+    # a bool is an int to Python (True == 1): it must not name card 1
+    if not isinstance(card, int) or isinstance(card, bool) or card not in player.hand:
         raise IllegalAction("not_in_hand", f"card {card!r} is not in your hand")
     if not has_room(player):
         raise IllegalAction("gauge_full", "your summoning gauge has no free slot")
@@ -704,9 +705,41 @@ def stage(state: State) -> str:
 # --- applying one action -----------------------------------------------------------------------
 
 
+def _no_floats(value: object) -> bool:
+    """No action field is ever a number with a fraction: refuse floats (3.0, NaN) before any
+    checker indexes a list with one."""
+    if isinstance(value, float):
+        return False
+    if isinstance(value, dict):
+        return all(_no_floats(v) for v in value.values())
+    if isinstance(value, list):
+        return all(_no_floats(v) for v in value)
+    return True
+
+
+def same(a: object, b: object) -> bool:
+    """``a == b`` with the types equal too: Python takes ``True == 1`` and ``3.0 == 3``, a legal
+    action does not (a ``card: true`` must not summon card 1)."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, dict):
+        assert isinstance(b, dict)
+        return a.keys() == b.keys() and all(same(a[k], b[k]) for k in a)
+    if isinstance(a, list):
+        assert isinstance(b, list)
+        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b, strict=True))
+    return a == b
+
+
+def offered(action: Action, options: list[Action]) -> bool:
+    return any(same(action, o) for o in options)
+
+
 def apply(state: State, seat: int, action: Action) -> Step:
     if not isinstance(action, dict) or not isinstance(action.get("type"), str):
         raise IllegalAction("bad_action", "an action is an object with a string 'type'")
+    if not _no_floats(action):
+        raise IllegalAction("bad_action", "action fields are whole numbers, strings or lists")
     if state.phase == "over":
         raise IllegalAction("game_over", "the match is over")
     if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < state.players:
@@ -723,7 +756,7 @@ def apply(state: State, seat: int, action: Action) -> Step:
     found = top_question(state)
     if found is not None:
         q, t = found
-        if action not in q.options(state, t):
+        if not offered(action, q.options(state, t)):
             if kind not in ANSWER_TYPES:
                 raise IllegalAction("answer_first", f"answer the pending {t['kind']} first")
             raise IllegalAction("not_offered", f"{action} is not an answer to {t['kind']}")
@@ -738,7 +771,7 @@ def apply(state: State, seat: int, action: Action) -> Step:
                 "wrong_phase", f"{kind!r} cannot be played in the {state.phase} phase"
             )
         check, handler = entry
-        if action not in check(state, seat, action):
+        if not offered(action, check(state, seat, action)):
             raise IllegalAction("not_offered", f"{action} is not one of your legal actions")
         handler(new, seat, action, events)
     settle(new, events)

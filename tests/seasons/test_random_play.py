@@ -14,6 +14,7 @@ import pytest
 
 from engine.protocol import IllegalAction
 from engine.seasons.cards import APPRENTICE_CARDS, COPIES, MASTER_CARDS
+from engine.seasons.rules import offered
 from engine.seasons.table import reserve_limit
 from tests.seasons.randomplay import GAME, level, plies
 from tests.viewcheck import assert_no_leaks
@@ -172,7 +173,7 @@ _words = st.sampled_from(
      "amulet", "reduce", "die", "library", "by", "seat", "type", ""]
 )
 _json = st.recursive(
-    st.none() | st.booleans() | st.integers(-3, 31) | _words,
+    st.none() | st.booleans() | st.integers(-3, 31) | st.floats(-3, 31) | _words,
     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(_words, inner, max_size=3),
     max_leaves=8,
 )
@@ -195,7 +196,7 @@ _positions = [
 def test_any_json_is_accepted_exactly_when_legal(position: Any, seat: int, action: Any) -> None:
     before = GAME.dump(position)
     legal = GAME.legal_actions(position, seat)
-    if action in legal:
+    if offered(action, legal):  # equal with equal types: True is not 1, 3.0 is not 3
         GAME.apply(position, seat, action)
     else:
         with pytest.raises(IllegalAction) as refused:

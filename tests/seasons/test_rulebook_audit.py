@@ -1,0 +1,103 @@
+"""The rules audit of 2026-12-01: each test quotes (paraphrased, in English) the passage of the
+Vietnamese rulebook (``shared/rules/original/seasons.vi.txt``) or of the sheet
+(``shared/rules/seasons.md``) it checks, for a place where the engine was found wrong or where
+nothing tested the passage yet.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from engine.protocol import IllegalAction
+from tests.seasons.positions import GAME, energy, play, position, seat
+from tests.seasons.randomplay import plies
+
+# --- bad input: wrong types never crash and never pass for a legal action ----------------------
+
+
+def refused(state: Any, who: int, action: Any) -> str:
+    before = GAME.dump(state)
+    with pytest.raises(IllegalAction) as caught:
+        GAME.apply(state, who, action)
+    assert GAME.dump(state) == before, "a refused action changed the state"
+    return caught.value.code
+
+
+def test_a_float_where_a_whole_number_belongs_is_refused_not_a_crash() -> None:
+    """BRIEF: bad input gets a stable IllegalAction code, never a TypeError. A library number
+    3.0 used to reach ``libraries[lib - 2]`` (TypeError), a marker move 1.0 used to reach the
+    season table (TypeError)."""
+    s = GAME.setup(2, 1, {"level": "apprentice"})
+    who = min(GAME.to_move(s))
+    card = s.seats[who].hand[0]
+    assert refused(s, who, {"type": "to_library", "card": card, "library": 3.0}) == "bad_action"
+    assert refused(s, who, {"type": "to_library", "card": float(card), "library": 3}) \
+        == "bad_action"
+    assert refused(s, who, {"type": "to_library", "card": card, "library": float("nan")}) \
+        == "bad_action"
+    s = position(seats=[seat(gauge=1, hand=[7]), seat()])
+    s, _ = play(s, 0, {"type": "summon", "card": 7})
+    assert refused(s, 0, {"type": "move_marker", "by": 1.0}) == "bad_action"
+    assert refused(s, 0, {"type": "move_marker", "by": True}) == "not_offered"
+
+
+def test_true_does_not_name_card_1_nor_slot_1() -> None:
+    """Python's ``True == 1`` must not make ``{"card": true}`` summon card 1 (it did, and left a
+    bool in the hand and the play area), nor ``{"slot": true}`` activate the card with id 1."""
+    s = position(seats=[seat(energy_=energy(air=2), gauge=2, hand=[1]), seat()])
+    assert refused(s, 0, {"type": "summon", "card": True}) == "not_in_hand"
+    s = position(seats=[seat(energy_=energy(air=2), in_play=[16]), seat(crystals=9)])
+    assert refused(s, 0, {"type": "activate", "slot": True, "energy": "air"}) == "not_offered"
+    s = GAME.setup(2, 3, {"level": "master"})
+    card = s.seats[0].draft[0]
+    assert refused(s, 0, {"type": "draft_pick", "card": float(card)}) == "bad_action"
+
+
+_WRONG: list[Any] = [1.0, True, False, 10**30, -(10**30), [], [1], {}, {"a": 1}, None, "x",
+                     float("nan")]
+
+
+def _mutations(action: dict[str, Any], r: random.Random) -> list[dict[str, Any]]:
+    out = []
+    for key in [k for k in action if k != "type"]:
+        dropped = dict(action)
+        del dropped[key]
+        out.append(dropped)
+        out.append({**action, key: r.choice(_WRONG)})
+        value = action[key]
+        if isinstance(value, int) and not isinstance(value, bool):
+            out.append({**action, key: float(value)})
+            out.append({**action, key: value == 1})
+        if isinstance(value, dict) and value:
+            inner = r.choice(list(value))
+            out.append({**action, key: {**value, inner: r.choice(_WRONG)}})
+    for key in ("card", "slot", "energy", "count", "die", "library", "amulet", "reduce", "by",
+                "seat", "energies", "use", "into", "discard", "sacrifice", "way"):
+        if key not in action:
+            out.append({**action, key: r.choice([*_WRONG, 1, "air"])})
+    return out
+
+
+@pytest.mark.parametrize("level", ["apprentice", "master"])
+def test_mutated_legal_actions_are_refused_with_a_code_or_are_exactly_legal(level: str) -> None:
+    """Fuzz: every legal action of random matches, with a field dropped, added or given a wrong
+    type (list, dict, float, bool, huge int, None): apply raises IllegalAction with a code and
+    changes nothing, or the action is one of the legal ones, types included."""
+    from engine.seasons.rules import offered
+
+    r = random.Random(level)
+    for n, ply in enumerate(plies(3, 77 if level == "master" else 78, {"level": level})):
+        if n % 3:
+            continue
+        legal = GAME.legal_actions(ply.before, ply.seat)
+        before = GAME.dump(ply.before)
+        for bad in _mutations(ply.action, r):
+            if offered(bad, legal):
+                continue
+            with pytest.raises(IllegalAction) as caught:
+                GAME.apply(ply.before, ply.seat, bad)
+            assert caught.value.code and caught.value.message
+        assert GAME.dump(ply.before) == before
