@@ -600,7 +600,8 @@ def start_server(args: argparse.Namespace) -> tuple[subprocess.Popen[bytes], str
         "--log-level",
         "warning",
     ]
-    process = subprocess.Popen(command, cwd=ROOT, env=env)
+    # The server's banner stays off stdout: the report is the only thing printed there.
+    process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL)
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
