@@ -114,6 +114,16 @@ class Run:
         self.t_last_done = 0.0
         self.expected = args.matches * args.players * ROUNDS
         self.starters: list[Callable[[], Awaitable[None]]] = []
+        self.profile_to: Path | None = None  # py-spy samples the server during play only
+
+    def start_profiler(self) -> subprocess.Popen[bytes] | None:
+        if self.profile_to is None:
+            return None
+        spy = Path(sys.executable).with_name("py-spy")
+        command = [str(spy), "record", "--threads", "--function", "--nonblocking"]
+        command += ["-f", "raw", "-r", str(PROFILE_HZ), "-o", str(self.profile_to)]
+        command += ["--pid", str(self.pids[0])]
+        return subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
     async def create(self, http: httpx.AsyncClient, index: int) -> Match:
         created = (
@@ -296,6 +306,9 @@ class Run:
         except TimeoutError:
             complete, reason = False, f"only {self.synced} sockets synced"
         setup_s = time.perf_counter() - t_setup
+        profiler = self.start_profiler()
+        if profiler is not None:
+            await asyncio.sleep(1.0)  # py-spy attached and sampling before the clock starts
         cpu0 = cpu_seconds(self.pids) if self.pids else None
         self_cpu0 = time.process_time()
         t_start = time.perf_counter()
@@ -309,6 +322,9 @@ class Run:
                 reason = f"timeout ({self.matches_done}/{self.args.matches} matches done)"
         t_end = self.t_last_done if complete else time.perf_counter()
         cpu1 = cpu_seconds(self.pids) if self.pids else None
+        if profiler is not None:
+            profiler.send_signal(signal.SIGINT)
+            await asyncio.to_thread(profiler.wait, 30)
         rss = rss_kib(self.pids) if self.pids else None
         for task in players:
             task.cancel()
@@ -359,6 +375,7 @@ class Run:
         return out
 
 
+PROFILE_HZ = 250
 CATEGORIES = (
     # (label, substring of a frame's file): a sample counts for every label in its stack
     ("SQLAlchemy", "sqlalchemy/"),
@@ -376,7 +393,7 @@ CATEGORIES = (
     ("app/api/ws.py", "app/api/ws.py"),
     ("app/wire.py (orjson)", "app/wire.py"),
     ("engine/ (protocol, registry)", "/engine/"),
-    ("the game (benchmarks/games)", "benchmarks/games/"),
+    ("the game (hidden_picks.py)", "benchmarks/games/hidden_picks.py"),
 )
 
 
@@ -395,6 +412,7 @@ def summarise_profile(raw: str, moves: int, top: int = 25) -> str:
     by_thread: dict[str, int] = {}
     by_category: dict[str, int] = {}
     own: dict[str, int] = {}
+    own_by_thread: dict[str, dict[str, int]] = {}
     inclusive: dict[str, int] = {}
     for line in raw.splitlines():
         stack, _, count_text = line.rpartition(" ")
@@ -412,15 +430,26 @@ def summarise_profile(raw: str, moves: int, top: int = 25) -> str:
             if needle in text:
                 by_category[label] = by_category.get(label, 0) + count
         own[frames[-1]] = own.get(frames[-1], 0) + count
+        mine = own_by_thread.setdefault(kind, {})
+        mine[frames[-1]] = mine.get(frames[-1], 0) + count
         for frame in set(frames):
             inclusive[frame] = inclusive.get(frame, 0) + count
 
     def pct(n: int) -> str:
         return f"{100 * n / max(1, total):5.1f} %"
 
-    lines = [f"{total} on-CPU samples (py-spy, 100 Hz, every thread), {moves} moves", ""]
+    lines = [
+        f"{total} on-CPU samples (py-spy, {PROFILE_HZ} Hz, every thread, play only), {moves} moves",
+        "(uvloop runs the loop in C: samples whose innermost frame is Runner.run are the loop's",
+        "own work — polling, socket reads and writes, callbacks' scheduling)",
+        "",
+    ]
     lines.append("by thread:")
     lines += [f"  {pct(n)}  {k}" for k, n in sorted(by_thread.items(), key=lambda x: -x[1])]
+    for kind, functions in sorted(own_by_thread.items(), key=lambda x: -by_thread[x[0]]):
+        lines.append(f"top own time in the {kind}:")
+        ranked = sorted(functions.items(), key=lambda x: -x[1])[:8]
+        lines += [f"  {pct(n)}  {k}" for k, n in ranked]
     lines.append("inclusive, by layer (a sample counts for every layer in its stack):")
     lines += [f"  {pct(n)}  {k}" for k, n in sorted(by_category.items(), key=lambda x: -x[1])]
     lines.append(f"top {top} functions by own time:")
@@ -464,11 +493,10 @@ def server_env(args: argparse.Namespace, tmp: str) -> dict[str, str]:
 
 
 def start_server(
-    args: argparse.Namespace, env: dict[str, str], prefix: list[str] | None = None
+    args: argparse.Namespace, env: dict[str, str]
 ) -> tuple[subprocess.Popen[bytes], str]:
     port = free_port()
     command = [
-        *(prefix or []),
         sys.executable,
         "-m",
         "benchmarks.games.serve",
@@ -538,28 +566,15 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         if args.database_url and not args.schema:
             fresh_schema = args.schema = f"bench_{uuid.uuid4().hex[:10]}"
             asyncio.run(pg_schema(args.database_url, f'CREATE SCHEMA "{fresh_schema}"'))
-        prefix = None
         raw = Path(tmp) / "profile.txt"
-        if args.profile:
-            spy = Path(sys.executable).with_name("py-spy")
-            prefix = [
-                str(spy),
-                "record",
-                "--threads",
-                "--function",
-                "-f",
-                "raw",
-                "-r",
-                "100",
-                "-o",
-                str(raw),
-            ]
-            prefix += ["--subprocesses", "--"]
         try:
-            process, url = start_server(args, server_env(args, tmp), prefix)
+            process, url = start_server(args, server_env(args, tmp))
             pids = [process.pid]
+            load = Run(args, url, pids)
+            if args.profile:
+                load.profile_to = raw
             try:
-                result = asyncio.run(Run(args, url, pids).run())
+                result = asyncio.run(load.run())
             finally:
                 stop_server(process)
             if args.profile:
