@@ -14,6 +14,10 @@ from fastapi.responses import HTMLResponse
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 
+from app.errors import CovenError
+from app.settings import Settings
+from app.text import valid_room_code
+
 ROOT = Path(__file__).resolve().parent.parent
 TEMPLATES = Jinja2Templates(directory=str(ROOT / "templates"))
 STATIC_DIR = ROOT / "static"
@@ -27,10 +31,16 @@ def _asset_version() -> str:
     return format(newest, "x")[-8:]
 
 
-def _page(request: Request, template: str, **context: Any) -> HTMLResponse:
-    return TEMPLATES.TemplateResponse(
-        request, template, {"asset_version": _asset_version(), **context}
-    )
+def _settings(request: Request) -> Settings:
+    coven = getattr(request.app.state, "coven", None)
+    return coven.settings if coven is not None else Settings.from_env()
+
+
+def _page(request: Request, template: str, status: int = 200, **context: Any) -> HTMLResponse:
+    # The page builds invite and rejoin links on COVEN_PUBLIC_URL when set (behind a proxy),
+    # else on the address the browser used.
+    base = {"asset_version": _asset_version(), "public_url": _settings(request).public_url}
+    return TEMPLATES.TemplateResponse(request, template, {**base, **context}, status_code=status)
 
 
 @router.get("/", response_class=HTMLResponse, include_in_schema=False)
@@ -40,6 +50,15 @@ async def lobby(request: Request) -> HTMLResponse:
 
 @router.get("/r/{code}", response_class=HTMLResponse, include_in_schema=False)
 async def room(request: Request, code: str) -> HTMLResponse:
+    # A mistyped or expired link gets a page that says so (and a 404), not an empty room.
+    if not valid_room_code(code):
+        return _page(request, "no_room.html", status=404)
+    try:
+        await request.app.state.coven.service.room(code, cached=True)
+    except CovenError as exc:
+        if exc.code != "room_not_found":
+            raise
+        return _page(request, "no_room.html", status=404)
     return _page(request, "room.html", code=code)
 
 

@@ -3,18 +3,31 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from types import SimpleNamespace
 
 import httpx
 import pytest
 from fastapi import FastAPI
 
 from app import pages
+from app.errors import CovenError
+from app.settings import Settings
+
+
+class _Rooms:
+    """Just enough of the room service for the room page: one room exists."""
+
+    async def room(self, code: str, *, cached: bool = False) -> object:
+        if code != "AbC123xyz":
+            raise CovenError("room_not_found", "no such room")
+        return object()
 
 
 @pytest.fixture
 async def client() -> AsyncIterator[httpx.AsyncClient]:
     app = FastAPI()
     app.include_router(pages.router)
+    app.state.coven = SimpleNamespace(settings=Settings(), service=_Rooms())
     transport = httpx.ASGITransport(app=app)
     async with httpx.AsyncClient(transport=transport, base_url="http://coven.test") as client:
         yield client
