@@ -66,8 +66,8 @@ ENERGY_SUPPLY_UNLIMITED = True
 # lets the host name a seat).
 
 # Section 8 step 4: end-of-round effects are applied player by player from the first player; a
-# player with several such cards applies them in the order they entered play (our reading: the
-# sheet lets her choose; the order of those four cards never changes what they give).
+# player with two or more different such cards chooses which resolves next (sheet [SOURCE: FAQ];
+# ``rules.EndOfRoundOrder``); copies of one card resolve in the order they entered play.
 
 # Section 8 step 3.5 (BGA): activated cards become ready again at the end of each turn.
 

@@ -705,15 +705,25 @@ def stage(state: State) -> str:
 # --- applying one action -----------------------------------------------------------------------
 
 
-def _no_floats(value: object) -> bool:
-    """No action field is ever a number with a fraction: refuse floats (3.0, NaN) before any
-    checker indexes a list with one."""
-    if isinstance(value, float):
-        return False
-    if isinstance(value, dict):
-        return all(_no_floats(v) for v in value.values())
-    if isinstance(value, list):
-        return all(_no_floats(v) for v in value)
+MAX_ACTION_DEPTH = 4  # the deepest legal action is an object in an object ("amulet")
+MAX_ACTION_ITEMS = 64
+
+
+def _plain(value: object) -> bool:
+    """No action field is ever a number with a fraction, and no legal action is deep or big:
+    refuse floats (3.0, NaN) before a checker indexes a list with one, and deep or huge
+    values before anything (an error message, a comparison) recurses through them."""
+    todo = [(value, 0)]  # a loop, not recursion
+    seen = 0
+    while todo:
+        item, depth = todo.pop()
+        seen += 1
+        if isinstance(item, float) or depth > MAX_ACTION_DEPTH or seen > MAX_ACTION_ITEMS:
+            return False
+        if isinstance(item, dict):
+            todo.extend((v, depth + 1) for v in item.values())
+        elif isinstance(item, list):
+            todo.extend((v, depth + 1) for v in item)
     return True
 
 
@@ -738,8 +748,10 @@ def offered(action: Action, options: list[Action]) -> bool:
 def apply(state: State, seat: int, action: Action) -> Step:
     if not isinstance(action, dict) or not isinstance(action.get("type"), str):
         raise IllegalAction("bad_action", "an action is an object with a string 'type'")
-    if not _no_floats(action):
-        raise IllegalAction("bad_action", "action fields are whole numbers, strings or lists")
+    if not _plain(action):
+        raise IllegalAction(
+            "bad_action", "action fields are whole numbers, strings, short lists or objects"
+        )
     if state.phase == "over":
         raise IllegalAction("game_over", "the match is over")
     if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < state.players:

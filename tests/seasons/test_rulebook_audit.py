@@ -101,3 +101,14 @@ def test_mutated_legal_actions_are_refused_with_a_code_or_are_exactly_legal(leve
                 GAME.apply(ply.before, ply.seat, bad)
             assert caught.value.code and caught.value.message
         assert GAME.dump(ply.before) == before
+
+
+def test_a_deeply_nested_or_huge_field_is_refused_not_a_recursion_error() -> None:
+    """A 5,000-deep list used to raise RecursionError while the refusal message was written."""
+    s = position()
+    deep: list[Any] = []
+    for _ in range(5000):
+        deep = [deep]
+    for value in (deep, list(range(100_000)), {f"k{i}": 1 for i in range(1000)}):
+        assert refused(s, 0, {"type": "end_turn", "x": value}) == "bad_action"
+        assert refused(s, 0, {"type": "summon", "card": value}) == "bad_action"
