@@ -72,15 +72,19 @@ def decide(ref: GameRef, level: str, seed: int, seen: Seen, budget_ms: int | Non
     return make_bot(level, seed).choose(game, seen)
 
 
-def _child_start() -> None:
-    # People first: on Linux a child runs under SCHED_IDLE (it gets a core only when nothing
-    # else wants it, so a move at another table never waits behind a search); elsewhere it
-    # lowers its priority as far as it can.
+def lowest_priority(pid: int = 0) -> None:
+    """People first: on Linux a pool process runs under SCHED_IDLE (it gets a core only when
+    nothing else wants it, so a move at another table never waits behind a search);
+    elsewhere it drops its priority as far as it can."""
     try:
-        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
+        os.sched_setscheduler(pid, os.SCHED_IDLE, os.sched_param(0))
     except (AttributeError, OSError):
         with contextlib.suppress(OSError):
-            os.nice(19)
+            os.setpriority(os.PRIO_PROCESS, pid, 19)
+
+
+def _child_start() -> None:
+    lowest_priority()
     with contextlib.suppress(Exception):
         registry.games()  # import the built-in games once, not on the first decision
 
@@ -93,6 +97,7 @@ class Thinkers:
         self.processes = processes
         self.budget_ms = budget_ms
         self._pool: ProcessPoolExecutor | None = None
+        self._lowered: set[int] = set()
 
     def _executor(self) -> Executor:
         if self._pool is None:
@@ -109,15 +114,27 @@ class Thinkers:
             return decide(ref, level, seed, seen, self.budget_ms)
         loop = asyncio.get_running_loop()
         try:
-            return await loop.run_in_executor(
+            future = loop.run_in_executor(
                 self._executor(), decide, ref, level, seed, seen, self.budget_ms
             )
+            self._lower_new_children()
+            return await future
         except BrokenProcessPool:
             # A child died (killed, out of memory): start a new pool next time and let a
             # random bot decide this once, so the table goes on.
             log.warning("bot pool broke; restarting it")
             self.close(wait=False)
             return decide(ref, "random", seed, seen, None)
+
+    def _lower_new_children(self) -> None:
+        """Lower a new child's priority from here, the moment it exists: a spawned child
+        imports the engine before its initializer runs, and that start should not compete
+        with people's moves either."""
+        processes = getattr(self._pool, "_processes", None) or {}
+        for pid in list(processes):
+            if pid not in self._lowered:
+                self._lowered.add(pid)
+                lowest_priority(pid)
 
     def close(self, wait: bool = True) -> None:
         if self._pool is not None:
