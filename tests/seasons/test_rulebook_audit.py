@@ -112,3 +112,45 @@ def test_a_deeply_nested_or_huge_field_is_refused_not_a_recursion_error() -> Non
     for value in (deep, list(range(100_000)), {f"k{i}": 1 for i in range(1000)}):
         assert refused(s, 0, {"type": "end_turn", "x": value}) == "bad_action"
         assert refused(s, 0, {"type": "summon", "card": value}) == "bad_action"
+
+
+# --- tokens kept on Amulet of Water (#4) and Glutton Cauldron (#35) are not in the reserve -------
+
+from tests.seasons.test_cards_apprentice import last_turn  # noqa: E402
+
+
+def _kept(card: int, **tokens: int) -> dict[str, Any]:
+    return {"card": card, "tokens": energy(**tokens)}
+
+
+def test_reserve_counting_cards_ignore_tokens_on_4_and_35() -> None:
+    """Sheet #4 ruling: tokens on Amulet of Water are not part of the reserve, and #13, #14, #21,
+    #40, #42, #45 ignore them; #35's ruling: tokens on the Cauldron are not part of the reserve
+    either."""
+    # Wondrous Chest (#13): 3 in the reserve + 4 on an amulet is not "4 or more"
+    s = last_turn(seats=[seat(), seat(energy_=energy(air=3), in_play=[13, _kept(4, fire=4)])])
+    s, _ = play(s, 1, {"type": "end_turn"})
+    assert s.seats[1].crystals == 0
+    # Beggar's Horn (#14): 1 in the reserve + 6 on the Cauldron is "at most 1"
+    s = last_turn(seats=[seat(), seat(energy_=energy(air=1), in_play=[14, _kept(35, fire=6)])])
+    s, _ = play(s, 1, {"type": "end_turn"})
+    assert s.stack and s.stack[-1]["kind"] == "gain_energy" and s.stack[-1]["seat"] == 1
+    # Lewis Greyface (#21): copies the opponent's reserve, not the amulet
+    s = position(seats=[seat(energy_=energy(air=1, fire=1), gauge=1, hand=[21]),
+                        seat(energy_=energy(water=2), in_play=[_kept(4, earth=4)])])
+    s, _ = play(s, 0, {"type": "summon", "card": 21})
+    assert s.seats[0].energy == [0, 2, 0, 0]
+    # Air Elemental (#40): the opponent's amulet and cauldron tokens keep their types
+    s = position(seats=[seat(energy_=energy(air=3), gauge=1, hand=[40]),
+                        seat(energy_=energy(fire=2), in_play=[_kept(4, earth=3),
+                                                              _kept(35, water=2)])])
+    s, _ = play(s, 0, {"type": "summon", "card": 40})
+    assert s.seats[1].energy == [2, 0, 0, 0]
+    assert [e.tokens for e in s.seats[1].in_play] == [[0, 0, 0, 3], [0, 2, 0, 0]]
+    # Lantern of Xidit (#45): 3 crystals per reserve token only
+    from engine.seasons.scoring import final_result
+
+    s = position(seats=[seat(energy_=energy(air=2), in_play=[45, _kept(4, fire=4),
+                                                              _kept(35, earth=5)]), seat()])
+    final_result(s, [])
+    assert s.seats[0].crystals == 6
