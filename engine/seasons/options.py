@@ -6,6 +6,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from engine.seasons import readings
+
 
 class SeasonsOptions(BaseModel):
     model_config = ConfigDict(extra="forbid")
@@ -25,7 +27,8 @@ class SeasonsOptions(BaseModel):
         None, ge=0, le=3, description="seat of the first player; null: drawn at random"
     )
     score_floor: bool = Field(
-        False, description="floor the final score at 0 (as Board Game Arena); the rulebook has none"
+        readings.SCORE_FLOOR_DEFAULT,
+        description="floor the final score at 0 (as Board Game Arena); the rulebook has none",
     )
     exchange_exactly_two: bool = Field(
         False, description="Bonus 1 exchanges exactly 2 tokens (printed) instead of 1 or 2"

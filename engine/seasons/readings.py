@@ -30,8 +30,8 @@ TRANSMUTE_VALUES: dict[str, tuple[int, int, int, int]] = {
 # --- readings ----------------------------------------------------------------------------------
 
 # Q3: with 2 or 3 players, players + 1 of the 5 dice of each season are picked at random at
-# setup and kept all game (as BGA). With 4 players all 5 are used.
-DICE_PICKED_AT_SETUP = True
+# setup and kept all game (as BGA); with 4 players all 5 are used. The choice is data in the
+# state (``dice_in_use``, drawn by ``rules.setup``), so a position may name any dice.
 
 # Q9: the apprentice level uses BGA's four pre-built sets; each player gets one at random, the
 # cards of unused sets and the other copies of cards 1–30 form the draw pile.
@@ -59,8 +59,8 @@ EARLIEST = (1, 1)
 # Q6: Dragon Skull (#37) may sacrifice itself as one of its 3 cards.
 DRAGON_SKULL_MAY_SACRIFICE_ITSELF = True
 
-# Q10: the energy supply is unlimited.
-ENERGY_SUPPLY_UNLIMITED = True
+# Q10: the energy supply is unlimited: no count of supply tokens exists in the state (a limited
+# supply would be a new state field, not a flag here).
 
 # Q14: the first player is drawn from the match's seeded generator (room option ``first_player``
 # lets the host name a seat).

@@ -30,8 +30,11 @@ def score_parts(state: State, seat: int) -> dict[str, int]:
 
 
 def place(totals: list[int], cards_in_play: list[int]) -> list[int]:
-    """Placings by (score, cards in play); equal on both share a place."""
-    keys = [(totals[s], cards_in_play[s]) for s in range(len(totals))]
+    """Placings by the score, then each tie-break of ``readings.TIE_BREAK`` (sheet question 1);
+    equal on all of them share a place."""
+    breaks = {"most_cards_in_play": cards_in_play}
+    keys = [(totals[s], *(breaks[rule][s] for rule in readings.TIE_BREAK))
+            for s in range(len(totals))]
     return [1 + sum(1 for other in keys if other > keys[s]) for s in range(len(keys))]
 
 

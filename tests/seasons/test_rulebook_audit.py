@@ -154,3 +154,27 @@ def test_reserve_counting_cards_ignore_tokens_on_4_and_35() -> None:
                                                               _kept(35, earth=5)]), seat()])
     final_result(s, [])
     assert s.seats[0].crystals == 6
+
+
+# --- readings are data: changing one changes what the engine does ------------------------------
+
+
+def test_the_tie_break_reading_is_read_from_readings(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Sheet section 10 / question 1: the tie-break is [UNKNOWN]; our reading (most cards in play,
+    then a shared win) is ``readings.TIE_BREAK``. It used to be hard-coded in ``scoring.place``,
+    so the named constant changed nothing."""
+    from engine.seasons import readings
+    from engine.seasons.scoring import place
+
+    assert place([50, 50, 40], [3, 4, 9]) == [2, 1, 3]
+    monkeypatch.setattr(readings, "TIE_BREAK", ())
+    assert place([50, 50, 40], [3, 4, 9]) == [1, 1, 3], "no tie-break: a shared win"
+
+
+def test_the_score_floor_default_is_read_from_readings() -> None:
+    """Sheet question 8: no floor at 0 by default (``readings.SCORE_FLOOR_DEFAULT``)."""
+    from engine.seasons import readings
+    from engine.seasons.options import SeasonsOptions
+
+    field = SeasonsOptions.model_fields["score_floor"]
+    assert field.default is readings.SCORE_FLOOR_DEFAULT is False
