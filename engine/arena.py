@@ -20,6 +20,7 @@ from typing import Any
 
 from engine import registry
 from engine.bots import LEVELS, make_bot, seen
+from engine.bots.strong import BUDGET_MS
 from engine.protocol import Game, IllegalAction, parse_options
 
 MAX_ACTIONS = 50_000
@@ -158,7 +159,11 @@ def arena(
         "games": games,
         "finished": finished,
         "errors": errors,
-        "budget": {"budget_ms": budget_ms, "iterations": iterations}
+        "budget": (
+            {"budget_ms": budget_ms, "iterations": iterations}
+            if budget_ms is not None or iterations is not None
+            else {"budget_ms": BUDGET_MS, "iterations": None}
+        )
         if "strong" in levels
         else None,
         "win_rates": rates,
