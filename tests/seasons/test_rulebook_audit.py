@@ -178,3 +178,19 @@ def test_the_score_floor_default_is_read_from_readings() -> None:
 
     field = SeasonsOptions.model_fields["score_floor"]
     assert field.default is readings.SCORE_FLOOR_DEFAULT is False
+
+
+def test_no_card_face_carries_anything_but_time() -> None:
+    """Rulebook: draw a card → take energy → take crystals → raise the gauge → the rest. The
+    engine asks the keep-or-discard question after applying the rest of the face (README reading
+    4); that can only be seen on a face with a card symbol and something else, and there is
+    none among the 120 (sheet 5.3)."""
+    from engine.seasons.dice import DICE, SEASONS, face_dict
+
+    for season in SEASONS:
+        for d in range(len(DICE[season])):
+            for side in range(6):
+                f = face_dict(season, d, side)
+                if f["card"]:
+                    assert not any(f["energy"].values()) and not f["crystals"] and not f["gauge"]
+                    assert not f["transmute"]
