@@ -194,3 +194,31 @@ def test_no_card_face_carries_anything_but_time() -> None:
                 if f["card"]:
                     assert not any(f["energy"].values()) and not f["crystals"] and not f["gauge"]
                     assert not f["transmute"]
+
+
+def test_missing_fields_get_stable_codes() -> None:
+    """Each action type with its fields missing is refused with the code its checker names."""
+    s = position(seats=[seat(energy_=energy(earth=2), gauge=2, hand=[3], in_play=[16]), seat()])
+    assert refused(s, 0, {"type": "summon"}) == "not_in_hand"
+    assert refused(s, 0, {"type": "activate"}) == "not_in_play"
+    assert refused(s, 0, {"type": "transmute"}) == "no_permission"
+    assert refused(s, 0, {"type": "bonus"}) == "bad_action"
+    s = position(seats=[seat(energy_=energy(earth=2)), seat()], may_transmute=True)
+    assert refused(s, 0, {"type": "transmute"}) == "bad_action"
+    assert refused(s, 0, {"type": "transmute", "energy": "earth"}) == "bad_action"
+    assert refused(s, 0, {"type": "transmute", "energy": "earth", "count": 10**30}) \
+        == "cannot_afford"
+    s = position(phase="dice", turn=None)
+    s.chooser = 0
+    for d in s.dice:
+        d["taken_by"] = None
+    assert refused(s, 0, {"type": "take_die"}) == "no_such_die"
+    assert refused(s, 0, {"type": "take_die", "die": 10**30}) == "no_such_die"
+    s = GAME.setup(2, 5, {"level": "master"})
+    assert refused(s, 0, {"type": "draft_pick"}) == "not_offered"
+    s = GAME.setup(2, 5, {"level": "apprentice"})
+    assert refused(s, 0, {"type": "to_library"}) == "not_in_hand"
+    card = s.seats[0].hand[0]
+    assert refused(s, 0, {"type": "to_library", "card": card}) == "not_offered"
+    assert refused(s, 0, {"type": "to_library", "card": card, "library": 10**30}) \
+        == "not_offered"
