@@ -123,6 +123,8 @@ class Run:
         command = [str(spy), "record", "--threads", "--function", "--nonblocking"]
         command += ["-f", "raw", "-r", str(PROFILE_HZ), "-o", str(self.profile_to)]
         command += ["--pid", str(self.pids[0])]
+        if self.args.workers > 1:
+            command.append("--subprocesses")  # uvicorn's workers are the supervisor's children
         return subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
     async def create(self, http: httpx.AsyncClient, index: int) -> Match:
@@ -392,18 +394,19 @@ CATEGORIES = (
     ("app/store/repository.py", "app/store/repository.py"),
     ("app/api/ws.py", "app/api/ws.py"),
     ("app/wire.py (orjson)", "app/wire.py"),
-    ("engine/ (protocol, registry)", "/engine/"),
+    ("engine/ (protocol, registry)", "(engine/"),
     ("the game (hidden_picks.py)", "benchmarks/games/hidden_picks.py"),
 )
 
 
 def thread_kind(frames: list[str]) -> str:
-    text = ";".join(frames)
-    if "aiosqlite/" in text and "core.py" in text and "run (" in text:
+    """Which thread a stack ran on, from its outermost frames (py-spy's raw stacks carry no
+    thread names)."""
+    if not frames[0].startswith("Thread._bootstrap"):
+        return "event loop thread"
+    if any(f.startswith("_connection_worker_thread (aiosqlite/") for f in frames[:6]):
         return "aiosqlite threads"
-    if "concurrent/futures/thread.py" in text:
-        return "SQLite writer thread (executor)"
-    return "event loop thread"
+    return "SQLite writer thread (executor)"
 
 
 def summarise_profile(raw: str, moves: int, top: int = 25) -> str:
