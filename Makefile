@@ -29,7 +29,7 @@ test: install
 	bash scripts/ensure-chromium
 	$(BIN)/ruff check engine app tests benchmarks
 	$(BIN)/mypy
-	$(BIN)/pytest -q
+	$(BIN)/pytest -q -n 2 --dist loadfile
 
 lint: install
 	$(BIN)/ruff check engine app tests benchmarks
@@ -38,7 +38,7 @@ typecheck: install
 	$(BIN)/mypy
 
 pytest: install
-	$(BIN)/pytest -q
+	$(BIN)/pytest -q -n 2 --dist loadfile
 
 simulate: install
 	for p in 2 3 4 5; do $(BIN)/coven simulate whirling-witchcraft --players $$p --games 200 --seed 1 --bot random; done
