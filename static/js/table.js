@@ -262,7 +262,10 @@ export function endScreen(ctx, result, seats, { words, line }) {
     h(
       "div",
       { class: "button-row" },
-      h("button", { class: "btn primary", type: "button", "data-testid": "rematch", onclick: (event) => { event.currentTarget.disabled = true; ctx.rematch(); } }, words.rematch),
+      // A rematch opens a new table for the players; a spectator has no seat to bring to it.
+      ctx.mySeat && ctx.mySeat() === null
+        ? null
+        : h("button", { class: "btn primary", type: "button", "data-testid": "rematch", onclick: (event) => { event.currentTarget.disabled = true; ctx.rematch(); } }, words.rematch),
       h("a", { class: "btn", href: "/" }, words.lobby),
     ),
   );
