@@ -63,8 +63,9 @@ async def test_only_the_host_adds_bots_and_only_to_free_seats(sqlite_server: Thr
 
 
 async def test_turn_clock_lets_a_bot_play_for_a_late_seat(tmp_path: Path) -> None:
-    # Bots wait half a second here, so a player coming back can act before the bot does.
-    with ThreadServer(sqlite_settings(tmp_path, bot_delay=0.5)) as server:
+    # Bots wait 1.5 s here, so a player coming back can act before the bot does, even on a
+    # loaded machine.
+    with ThreadServer(sqlite_settings(tmp_path, bot_delay=1.5)) as server:
         code, (host, sleepy) = await open_room(
             server.url, "test-guess", ["Host", "Sleepy"], turn_seconds=0.3
         )
@@ -74,7 +75,7 @@ async def test_turn_clock_lets_a_bot_play_for_a_late_seat(tmp_path: Path) -> Non
         await host.at_version(0)
         assert (await host.act({"type": "pick", "value": 1}))["type"] == "ack"
         # Sleepy never picks: the clock runs out, a bot picks for seat 1, seat 1 is away.
-        await host.at_version(2, timeout=5)
+        await host.at_version(2, timeout=10)
         room = (await host.http.get(f"/api/rooms/{code}")).json()
         assert [s["away"] for s in room["seats"]] == [False, True]
         await sleepy.until(
