@@ -56,8 +56,15 @@ export const playerName = {
   set: (name) => localStorage.setItem("coven:name", name),
 };
 
+/** Where friends reach this server: COVEN_PUBLIC_URL (given by the page) behind a proxy, else
+ * the address this browser used. */
+export function publicBase() {
+  const meta = document.querySelector('meta[name="coven-public-url"]');
+  return (meta && meta.content) || location.origin;
+}
+
 export function roomUrl(code) {
-  return `${location.origin}/r/${encodeURIComponent(code)}`;
+  return `${publicBase()}/r/${encodeURIComponent(code)}`;
 }
 
 export function rejoinUrl(code, seat, token) {

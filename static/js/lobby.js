@@ -2,6 +2,7 @@
 
 import { api, createRoom, playerName } from "./api.js";
 import { clear, h } from "./dom.js";
+import { errorText, typedName } from "./forms.js";
 import { has, initI18n, onLanguageChange, t } from "./i18n.js";
 
 const POLL_MS = 3000;
@@ -163,9 +164,11 @@ async function main() {
     event.preventDefault();
     const error = document.getElementById("create-error");
     error.textContent = "";
-    const name = nameInput.value.trim();
+    // A blank (or spaces-and-controls-only) name is refused here, before anything is sent.
+    const name = typedName(nameInput.value);
     if (!chosen || !name) {
-      error.textContent = t("lobby.need_name");
+      error.textContent = chosen ? t("lobby.name_blank") : t("lobby.need_name");
+      nameInput.focus();
       return;
     }
     const visibility = document.querySelector('input[name="visibility"]:checked').value;
@@ -175,7 +178,7 @@ async function main() {
       const code = await createRoom({ game: chosen.id, visibility, options: readOptions(), name });
       location.href = `/r/${encodeURIComponent(code)}`;
     } catch (err) {
-      error.textContent = t("error.generic", { message: err.message });
+      error.textContent = errorText(err);
       button.disabled = false;
     }
   });

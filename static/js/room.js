@@ -4,7 +4,9 @@
 import { api, createRoom, playerName, rejoinUrl, roomUrl, seats as seatStore } from "./api.js";
 import { RoomClient } from "./client.js";
 import { clear, copyText, h, toast } from "./dom.js";
+import { errorText, typedName } from "./forms.js";
 import { has, initI18n, onLanguageChange, t } from "./i18n.js";
+import { qrSvg } from "./qr.js";
 import { loadRenderer } from "./renderers.js";
 
 const code = document.getElementById("room").dataset.code;
@@ -21,6 +23,8 @@ const page = {
   logOrder: 0,
   logLoaded: false,
   botLevel: "random", // the level the host's next bot (or hand-over) gets
+  joinError: "", // why the last join was refused (shown under the form)
+  qrFor: null, // the invite link the drawn QR code holds
 };
 
 // Bot levels the server offers (engine.bots.LEVELS), weakest first.
@@ -138,9 +142,10 @@ function renderWaiting() {
     join.append(
       h(
         "form",
-        { class: "join-form", onsubmit: (event) => { event.preventDefault(); joinSeat(input.value.trim()); } },
+        { class: "join-form", novalidate: true, onsubmit: (event) => { event.preventDefault(); joinSeat(input.value); } },
         h("label", { class: "field" }, h("span", {}, t("lobby.your_name")), input),
         h("button", { class: "btn primary", type: "submit", "data-testid": "join-button" }, t("room.take_seat")),
+        h("p", { class: "error", role: "alert", "data-testid": "join-error" }, page.joinError),
       ),
       h("p", { class: "muted small" }, t("room.watching_hint")),
     );
@@ -166,7 +171,30 @@ function renderWaiting() {
 }
 
 function renderLinks() {
-  document.getElementById("invite-link").value = roomUrl(code);
+  const invite = roomUrl(code);
+  document.getElementById("invite-link").value = invite;
+  // The waiting room shows the invite whole, with a QR code for phones.
+  const box = document.getElementById("invite-box");
+  box.hidden = !page.room || page.room.status !== "open";
+  const link = document.getElementById("invite-url");
+  link.textContent = invite;
+  link.href = invite;
+  if (page.qrFor !== invite || !document.querySelector("#invite-qr svg")) {
+    page.qrFor = invite;
+    clear(document.getElementById("invite-qr")).append(qrSvg(invite, { level: "M", pixels: 168, label: t("room.invite_qr") }));
+  } else {
+    document.querySelector("#invite-qr svg").setAttribute("aria-label", t("room.invite_qr"));
+  }
+  // A loopback address reaches only this computer: say how friends can reach it.
+  const host = new URL(invite).hostname;
+  const loopback = host === "localhost" || host === "[::1]" || host.startsWith("127.");
+  const hint = document.getElementById("loopback-hint");
+  hint.hidden = !loopback;
+  hint.textContent = loopback ? t("room.loopback_hint", { host }) : "";
+  renderRejoin();
+}
+
+function renderRejoin() {
   const box = document.getElementById("rejoin-box");
   box.hidden = !page.mine;
   if (page.mine) document.getElementById("rejoin-link").value = rejoinUrl(code, page.mine.seat, page.mine.token);
@@ -188,11 +216,18 @@ async function refreshRoom() {
 }
 
 function failed(err) {
-  toast(t("error.generic", { message: err.message }), "error");
+  toast(errorText(err), "error");
 }
 
-async function joinSeat(name) {
-  if (!name) return;
+async function joinSeat(typed) {
+  // A blank name is refused here, before anything is sent.
+  const name = typedName(typed);
+  page.joinError = name ? "" : t("lobby.name_blank");
+  if (!name) {
+    renderWaiting();
+    document.getElementById("join-name")?.focus();
+    return;
+  }
   try {
     const joined = await api("POST", `/api/rooms/${encodeURIComponent(code)}/join`, { body: { name } });
     page.mine = { seat: joined.seat, token: joined.token };
@@ -203,7 +238,8 @@ async function joinSeat(name) {
     page.client.reconnectAs(joined.token);
     renderAll();
   } catch (err) {
-    failed(err);
+    page.joinError = errorText(err);
+    renderWaiting();
   }
 }
 
@@ -236,6 +272,7 @@ async function startMatch() {
 }
 
 async function rematch() {
+  if (!page.mine) return; // spectators are not offered a rematch (table.js endScreen)
   const room = page.room;
   const name = (page.mine && seatName(page.mine.seat)) || playerName.get() || t("room.witch");
   const newCode = await createRoom({ game: room.game, visibility: room.visibility, options: room.options, name });
@@ -409,6 +446,9 @@ async function main() {
   client.connect();
 
   document.getElementById("copy-invite").addEventListener("click", async () => {
+    if (await copyText(document.getElementById("invite-link"))) toast(t("room.copied"));
+  });
+  document.getElementById("copy-invite-url").addEventListener("click", async () => {
     if (await copyText(document.getElementById("invite-link"))) toast(t("room.copied"));
   });
   document.getElementById("copy-rejoin").addEventListener("click", async () => {

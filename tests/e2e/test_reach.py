@@ -1,0 +1,367 @@
+"""Friends can reach the table: the invite link whole with a QR code that phones can read, the
+secret rejoin link apart, names checked before sending, an unknown room link, no rematch
+offered to a spectator.
+
+The QR encoder (static/js/qr.js) is checked in Chromium two ways: Debian's ``zbarimg`` (package
+``zbar-tools``) decodes what it draws, and the structure is read back and compared with format
+and version bits computed here independently from the specification's BCH codes.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import os
+import shutil
+import signal
+import subprocess
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+pytestmark = pytest.mark.e2e
+
+ZBARIMG = shutil.which("zbarimg")
+I18N = Path(__file__).resolve().parents[2] / "static" / "i18n"
+
+
+def english(key: str) -> str:
+    text: str = json.loads((I18N / "en.json").read_text(encoding="utf-8"))[key]
+    return text
+
+
+def wait_until(page: Any, expression: str, seconds: float = 10) -> None:
+    deadline = time.monotonic() + seconds
+    while not page.evaluate(expression):
+        assert time.monotonic() < deadline, f"{expression} never became true"
+        time.sleep(0.05)
+
+
+def new_page(browser: Any, **context: Any) -> tuple[Any, list[str]]:
+    page = browser.new_context(**context).new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(f"pageerror: {exc}"))
+    page.on("console", lambda m: errors.append(f"console: {m.text}") if m.type == "error" else None)
+    return page, errors
+
+
+def decode(png: bytes, tmp_path: Path, name: str) -> str:
+    assert ZBARIMG is not None
+    path = tmp_path / f"{name}.png"
+    path.write_bytes(png)
+    done = subprocess.run(
+        [ZBARIMG, "--quiet", "--raw", str(path)], capture_output=True, timeout=30, check=False
+    )
+    assert done.returncode == 0, f"zbarimg found no QR code in {name}: {done.stderr!r}"
+    return done.stdout.decode("latin-1").rstrip("\n")
+
+
+# Draws encodeQr's modules on a canvas (4 px a module, 4-module quiet zone) and returns the PNG.
+DRAW_JS = """
+async ([text, level, mask, minVersion]) => {
+  const qr = await import('/static/js/qr.js');
+  const symbol = qr.encodeQr(text, {level, mask, minVersion});
+  const scale = 4, full = (symbol.size + 8) * scale;
+  const canvas = document.createElement('canvas');
+  canvas.width = canvas.height = full;
+  const g = canvas.getContext('2d');
+  g.fillStyle = '#fff'; g.fillRect(0, 0, full, full);
+  g.fillStyle = '#000';
+  symbol.modules.forEach((row, r) => row.forEach((on, c) => {
+    if (on) g.fillRect((c + 4) * scale, (r + 4) * scale, scale, scale);
+  }));
+  return {version: symbol.version, mask: symbol.mask, size: symbol.size,
+          capacity: qr.byteCapacity(symbol.version, level),
+          png: canvas.toDataURL('image/png').split(',')[1]};
+}
+"""
+
+MODULES_JS = """
+async ([text, level, mask, minVersion]) => {
+  const qr = await import('/static/js/qr.js');
+  const s = qr.encodeQr(text, {level, mask, minVersion});
+  return {version: s.version, size: s.size, mask: s.mask,
+          modules: s.modules.map((row) => row.map((on) => on ? 1 : 0))};
+}
+"""
+
+
+def _bch(value: int, data_bits: int, poly: int) -> int:
+    """``value`` followed by the remainder of value·x^k divided by ``poly`` (degree k)."""
+    degree = poly.bit_length() - 1
+    rem = value << degree
+    for bit in range(data_bits + degree - 1, degree - 1, -1):
+        if rem >> bit & 1:
+            rem ^= poly << (bit - degree)
+    return value << degree | rem
+
+
+def expected_format(level: str, mask: int) -> int:
+    level_bits = {"L": 0b01, "M": 0b00}[level]
+    return _bch(level_bits << 3 | mask, 5, 0b10100110111) ^ 0b101010000010010
+
+
+def expected_version(version: int) -> int:
+    return _bch(version, 6, 0b1111100100101)
+
+
+def capacity_text(n: int) -> str:
+    base = "http://192.168.1.20:8000/r/"
+    return (base + "AbCdEfGhIjKlMnOpQrStUvWxYz0123456789-_" * 8)[:n]
+
+
+@pytest.mark.skipif(ZBARIMG is None, reason="zbarimg missing (apt-get install -y zbar-tools)")
+@pytest.mark.parametrize("level", ["L", "M"])
+def test_qr_codes_decode_at_every_version(
+    browser: Any, coven_server: str, tmp_path: Path, level: str
+) -> None:
+    page, errors = new_page(browser)
+    page.goto(f"{coven_server}/")
+    for version in range(1, 11):
+        mask = (version * 3 + (level == "L")) % 8
+        # Fill the version to its last byte, and one byte into the next to see it grow.
+        probe = page.evaluate(DRAW_JS, ["x", level, mask, version])
+        full = capacity_text(probe["capacity"])
+        drawn = page.evaluate(DRAW_JS, [full, level, mask, version])
+        assert (drawn["version"], drawn["mask"]) == (version, mask)
+        assert drawn["size"] == 4 * version + 17
+        got = decode(base64.b64decode(drawn["png"]), tmp_path, f"{level}{version}")
+        assert got == full, (level, version)
+        if version < 10:
+            bigger = page.evaluate(DRAW_JS, [full + "z", level, None, version])
+            assert bigger["version"] == version + 1
+    # The mask of lowest penalty (mask null) decodes as well.
+    auto = page.evaluate(DRAW_JS, [capacity_text(120), level, None, 1])
+    assert decode(base64.b64decode(auto["png"]), tmp_path, f"{level}auto") == capacity_text(120)
+    assert errors == []
+
+
+def test_qr_structure_follows_the_specification(browser: Any, coven_server: str) -> None:
+    page, errors = new_page(browser)
+    page.goto(f"{coven_server}/")
+    for level in ("L", "M"):
+        for version in range(1, 11):
+            for mask in (0, 5):
+                s = page.evaluate(MODULES_JS, ["https://c.io", level, mask, version])
+                m, n = s["modules"], s["size"]
+                assert (
+                    s["version"] == version
+                    and n == 4 * version + 17
+                    and len(m) == n
+                    and all(len(r) == n for r in m)
+                )
+                # Finder patterns (7x7 rings) with their light separators, at three corners.
+                for top, left in ((0, 0), (0, n - 7), (n - 7, 0)):
+                    for r in range(-1, 8):
+                        for c in range(-1, 8):
+                            if not (0 <= top + r < n and 0 <= left + c < n):
+                                continue
+                            ring = max(abs(r - 3), abs(c - 3))
+                            assert m[top + r][left + c] == (ring not in (2, 4)), (top, left, r, c)
+                # Timing patterns and the dark module.
+                for i in range(8, n - 8):
+                    assert m[6][i] == m[i][6] == (i % 2 == 0)
+                assert m[n - 8][8] == 1
+                # Both copies of the format information hold the BCH codeword of level and mask.
+                want = expected_format(level, mask)
+                first = [m[i][8] for i in range(6)] + [m[7][8], m[8][8], m[8][7]]
+                first += [m[8][14 - i] for i in range(9, 15)]
+                second = [m[8][n - 1 - i] for i in range(8)]
+                second += [m[n - 15 + i][8] for i in range(8, 15)]
+                for bits in (first, second):
+                    assert sum(b << i for i, b in enumerate(bits)) == want, (level, version)
+                # Version information (7 and up) in both 6x3 blocks.
+                if version >= 7:
+                    vbits = expected_version(version)
+                    for i in range(18):
+                        bit = vbits >> i & 1
+                        assert m[i // 3][n - 11 + i % 3] == bit
+                        assert m[n - 11 + i % 3][i // 3] == bit
+    too_long = page.evaluate(
+        """async () => {
+          const qr = await import('/static/js/qr.js');
+          try { qr.encodeQr('x'.repeat(qr.byteCapacity(10, 'M') + 1)); return 'drawn'; }
+          catch (err) { return err.name; }
+        }"""
+    )
+    assert too_long == "RangeError"
+    assert errors == []
+
+
+def test_invite_qr_rejoin_and_names(browser: Any, coven_server: str, tmp_path: Path) -> None:
+    host, host_errors = new_page(browser)
+    posts: list[str] = []
+    host.on("request", lambda r: posts.append(r.url) if r.method == "POST" else None)
+    host.goto(f"{coven_server}/")
+    wait_until(host, "document.body.dataset.ready === '1'")
+
+    # A blank name (spaces, a zero-width space, a control) is refused before anything is sent.
+    for blank in ("", "   ", "\u200b \u200b", "\u0007"):
+        host.fill("[data-testid=host-name]", blank)
+        host.click("[data-testid=create-room]")
+        wait_until(host, "document.getElementById('create-error').textContent.length > 0")
+        assert host.inner_text("#create-error") == english("lobby.name_blank")
+    assert posts == []
+
+    host.fill("[data-testid=host-name]", "Morgana")
+    host.click("[data-testid=create-room]")
+    host.wait_for_url("**/r/**")
+    host.wait_for_selector("[data-testid=invite-qr] svg")
+    code = host.url.rsplit("/r/", 1)[1]
+    invite = host.input_value("[data-testid=invite-link]")
+    assert invite == f"{coven_server}/r/{code}"
+
+    # The invite link whole (not cut), apart from the secret rejoin link.
+    shown = host.locator("[data-testid=invite-url]")
+    assert shown.inner_text() == invite and shown.get_attribute("href") == invite
+    assert host.evaluate(
+        "(() => { const e = document.querySelector('[data-testid=invite-url]');"
+        " return e.scrollWidth <= e.clientWidth + 1; })()"
+    )
+    rejoin_box = host.locator("[data-testid=rejoin-box]")
+    assert rejoin_box.is_visible()
+    assert english("room.rejoin_title") in rejoin_box.inner_text()
+    assert english("room.rejoin_warning") in rejoin_box.inner_text()
+    rejoin = host.input_value("[data-testid=rejoin-link]")
+    assert rejoin.startswith(invite + "#seat=0&token=")
+    assert host.locator("[data-testid=invite-box] [data-testid=rejoin-link]").count() == 0
+    # 127.0.0.1 reaches only this computer: the page says how friends can reach it.
+    hint = host.locator("[data-testid=loopback-hint]")
+    assert hint.is_visible() and "make lan" in hint.inner_text()
+
+    # The QR code, as a phone sees it, holds the invite link and never the token.
+    qr = host.locator("[data-testid=invite-qr] svg")
+    assert qr.get_attribute("aria-label") == english("room.invite_qr")
+    if ZBARIMG is not None:
+        assert decode(qr.screenshot(), tmp_path, "invite") == invite
+
+    # A friend with a blank name is told before anything is sent; the server's refusal of a
+    # name is shown in words (here one over 40 characters, past the field's own limit).
+    friend, friend_errors = new_page(browser, locale="es-ES")
+    friend_posts: list[str] = []
+    friend.on("request", lambda r: friend_posts.append(r.url) if r.method == "POST" else None)
+    friend.goto(invite)
+    wait_until(friend, "document.body.dataset.ready === '1'")
+    assert friend.locator("[data-testid=rejoin-box]").is_hidden()
+    spanish = json.loads((I18N / "es.json").read_text(encoding="utf-8"))
+    friend.fill("[data-testid=join-name]", " \u200b\u200e ")
+    friend.click("[data-testid=join-button]")
+    wait_until(friend, "document.querySelector('[data-testid=join-error]').textContent !== ''")
+    assert friend.inner_text("[data-testid=join-error]") == spanish["lobby.name_blank"]
+    assert friend_posts == []
+    friend.evaluate("document.getElementById('join-name').value = 'W'.repeat(41)")
+    friend.click("[data-testid=join-button]")
+    wait_until(
+        friend,
+        "document.querySelector('[data-testid=join-error]').textContent !== ''"
+        " && document.querySelector('[data-testid=join-error]').textContent !== "
+        + json.dumps(spanish["lobby.name_blank"]),
+    )
+    assert friend.inner_text("[data-testid=join-error]") == spanish["lobby.name_refused"]
+    assert len(friend_posts) == 1
+    friend.fill("[data-testid=join-name]", "Circe")
+    friend.click("[data-testid=join-button]")
+    friend.wait_for_selector("[data-testid=rejoin-box]:not([hidden])")
+    assert friend.evaluate("window.coven.missingKeys()") == []
+
+    assert host_errors == [] and [e for e in friend_errors if "422" not in e] == []
+    host.context.close()
+    friend.context.close()
+
+
+def test_public_url_makes_every_link_absolute(browser: Any, tmp_path: Path) -> None:
+    """Behind a proxy: COVEN_PUBLIC_URL is the base of the invite, the QR code and the rejoin
+    link, whatever address the browser used."""
+    from tests.e2e.conftest import ROOT, _coven_command, _free_port
+
+    port = _free_port()
+    env = {
+        **os.environ,
+        "COVEN_DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path / 'p.db'}",
+        "COVEN_PUBLIC_URL": "https://coven.example/",
+    }
+    log = (tmp_path / "serve.log").open("wb")
+    process = subprocess.Popen(
+        [*_coven_command(), "serve", "--port", str(port), "--log-level", "warning"],
+        cwd=ROOT,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 40
+        while True:
+            assert process.poll() is None, (tmp_path / "serve.log").read_text()
+            try:
+                if httpx.get(f"{url}/healthz", timeout=1).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            assert time.monotonic() < deadline, "coven serve did not start"
+            time.sleep(0.1)
+        created = httpx.post(f"{url}/api/rooms", json={"game": "witchs-brew", "name": "Hex"})
+        assert created.status_code == 201, created.text
+        body = created.json()
+        code = body["room"]["code"]
+        page, errors = new_page(browser)
+        page.goto(f"{url}/r/{code}#seat=0&token={body['token']}")
+        page.wait_for_selector("[data-testid=invite-qr] svg")
+        invite = page.input_value("[data-testid=invite-link]")
+        assert invite == f"https://coven.example/r/{code}"
+        assert page.inner_text("[data-testid=invite-url]") == invite
+        assert page.input_value("[data-testid=rejoin-link]").startswith(invite + "#seat=0&token=")
+        assert page.locator("[data-testid=loopback-hint]").is_hidden()
+        if ZBARIMG is not None:
+            shot = page.locator("[data-testid=invite-qr] svg").screenshot()
+            assert decode(shot, tmp_path, "public") == invite
+        assert errors == []
+        page.context.close()
+    finally:
+        process.send_signal(signal.SIGTERM)
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(timeout=10)
+        log.close()
+
+
+def test_unknown_room_link_says_so(browser: Any, coven_server: str) -> None:
+    page, errors = new_page(browser, locale="vi-VN")
+    response = page.goto(f"{coven_server}/r/NoSuchTable42")
+    assert response is not None and response.status == 404
+    wait_until(page, "document.body.dataset.ready === '1'")
+    vietnamese = json.loads((I18N / "vi.json").read_text(encoding="utf-8"))
+    box = page.locator("[data-testid=no-room]")
+    assert vietnamese["room.not_found"] in box.inner_text()
+    assert vietnamese["room.not_found_help"] in box.inner_text()
+    assert page.get_attribute("[data-testid=no-room] a", "href") == "/"
+    assert page.evaluate("window.coven.missingKeys()") == []
+    # The 404 itself is the only thing the console reports.
+    assert [e for e in errors if "404" not in e] == []
+    page.context.close()
+
+
+def test_spectators_are_not_offered_a_rematch(browser: Any, coven_server: str) -> None:
+    page, errors = new_page(browser)
+    page.goto(f"{coven_server}/")
+    offered = page.evaluate(
+        """async () => {
+          const table = await import('/static/js/table.js');
+          const screen = (mySeat) => table.endScreen(
+            {root: document.body, seatName: (s) => `W${s}`, seatInfo: () => null,
+             rematch() {}, mySeat: () => mySeat},
+            {winners: [0], scores: [3, 1], placings: [1, 2]}, [0, 1],
+            {words: {headline: 'h', reason: 'r', rematch: 'again', lobby: 'lobby'},
+             line: () => []});
+          const has = (node) => node.querySelector('[data-testid=rematch]') !== null;
+          return {player: has(screen(1)), spectator: has(screen(null))};
+        }"""
+    )
+    assert offered == {"player": True, "spectator": False}
+    assert errors == []
+    page.context.close()
