@@ -125,6 +125,16 @@ class Result:
         if not self.placings:
             object.__setattr__(self, "placings", rank(self.winners, self.scores))
 
+    @classmethod
+    def from_dict(cls, record: dict[str, Any] | None) -> Result | None:
+        """The inverse of ``as_dict`` (``None`` stays ``None``: the match still runs)."""
+        if record is None:
+            return None
+        return cls(
+            record["winners"], record["scores"], record["reason"],
+            record.get("details", {}), record.get("placings", []),
+        )
+
     def as_dict(self) -> dict[str, Any]:
         return {
             "winners": list(self.winners),
@@ -191,6 +201,20 @@ class Game(Protocol):
         ...
 
     def load(self, data: dict[str, Any]) -> Any: ...
+
+
+def check_player_count(game: Game, players: object) -> int:
+    """``players`` if the game seats that many, else ``IllegalAction("bad_player_count")``."""
+    if (
+        not isinstance(players, int)
+        or isinstance(players, bool)
+        or not game.min_players <= players <= game.max_players
+    ):
+        raise IllegalAction(
+            "bad_player_count",
+            f"{game.title} is for {game.min_players} to {game.max_players} players",
+        )
+    return players
 
 
 def parse_options(game: Game, options: dict[str, Any] | None) -> BaseModel:

@@ -14,7 +14,15 @@ from engine.brew.cards import ROLES, SPELLS, STACKS
 from engine.brew.options import BrewOptions
 from engine.brew.readings import POTION_DATA_IS_PLACEHOLDER
 from engine.brew.state import State
-from engine.protocol import PRIVATE, PUBLIC, Action, IllegalAction, Result, Step, parse_options
+from engine.protocol import (
+    PRIVATE,
+    PUBLIC,
+    Action,
+    Result,
+    Step,
+    check_player_count,
+    parse_options,
+)
 
 
 class WitchsBrew:
@@ -42,11 +50,7 @@ class WitchsBrew:
     )
 
     def setup(self, players: int, seed: int, options: dict[str, Any] | None = None) -> State:
-        if not isinstance(players, int) or not self.min_players <= players <= self.max_players:
-            raise IllegalAction(
-                "bad_player_count",
-                f"{self.title} is for {self.min_players} to {self.max_players} players",
-            )
+        check_player_count(self, players)
         opts = parse_options(self, options)
         assert isinstance(opts, BrewOptions)
         return rules.setup(players, seed, opts)
@@ -64,11 +68,7 @@ class WitchsBrew:
         return view.view(state, seat)
 
     def result(self, state: State) -> Result | None:
-        r = state.result
-        if r is None:
-            return None
-        return Result(r["winners"], r["scores"], r["reason"], r.get("details", {}),
-                      r.get("placings", []))
+        return Result.from_dict(state.result)
 
     def stage(self, state: State) -> str:
         """Constant while the roles are chosen (a simultaneous step); a new id after every

@@ -7,7 +7,15 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel
 
-from engine.protocol import PRIVATE, PUBLIC, Action, IllegalAction, Result, Step, parse_options
+from engine.protocol import (
+    PRIVATE,
+    PUBLIC,
+    Action,
+    Result,
+    Step,
+    check_player_count,
+    parse_options,
+)
 from engine.seasons import rules, view
 from engine.seasons.cards import CARDS, ENERGIES
 from engine.seasons.dice import DICE, SEASONS
@@ -49,11 +57,7 @@ class Seasons:
     )
 
     def setup(self, players: int, seed: int, options: dict[str, Any] | None = None) -> State:
-        if not isinstance(players, int) or not self.min_players <= players <= self.max_players:
-            raise IllegalAction(
-                "bad_player_count",
-                f"{self.title} is for {self.min_players} to {self.max_players} players",
-            )
+        check_player_count(self, players)
         opts = parse_options(self, options)
         assert isinstance(opts, SeasonsOptions)
         return rules.setup(players, seed, opts)
@@ -71,11 +75,7 @@ class Seasons:
         return view.view(state, seat)
 
     def result(self, state: State) -> Result | None:
-        r = state.result
-        if r is None:
-            return None
-        return Result(r["winners"], r["scores"], r["reason"], r.get("details", {}),
-                      r.get("placings", []))
+        return Result.from_dict(state.result)
 
     def stage(self, state: State) -> str:
         return rules.stage(state)

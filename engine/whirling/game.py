@@ -8,7 +8,15 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel
 
-from engine.protocol import PRIVATE, PUBLIC, Action, IllegalAction, Result, Step, parse_options
+from engine.protocol import (
+    PRIVATE,
+    PUBLIC,
+    Action,
+    Result,
+    Step,
+    check_player_count,
+    parse_options,
+)
 from engine.whirling import determinize, heuristic, rules, view
 from engine.whirling.arcana import arcana_names
 from engine.whirling.cards import (
@@ -58,11 +66,7 @@ class WhirlingWitchcraft:
     )
 
     def setup(self, players: int, seed: int, options: dict[str, Any] | None = None) -> State:
-        if not isinstance(players, int) or not self.min_players <= players <= self.max_players:
-            raise IllegalAction(
-                "bad_player_count",
-                f"{self.title} is for {self.min_players} to {self.max_players} players",
-            )
+        check_player_count(self, players)
         opts = parse_options(self, options)
         assert isinstance(opts, WhirlingOptions)
         return rules.setup(players, seed, opts)
@@ -80,10 +84,7 @@ class WhirlingWitchcraft:
         return view.view(state, seat)
 
     def result(self, state: State) -> Result | None:
-        r = state.result
-        if r is None:
-            return None
-        return Result(r["winners"], r["scores"], r["reason"], r.get("details", {}))
+        return Result.from_dict(state.result)
 
     def stage(self, state: State) -> str:
         # Open production passes the turn from witch to witch inside one phase: a stale re-send
