@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import os
 import re
 import socket
+import subprocess
+import sys
 from pathlib import Path
 
 import httpx
@@ -12,7 +15,7 @@ import pytest
 from app import lan
 from app.settings import Settings
 from tests.server.conftest import sqlite_settings
-from tests.support.server import ThreadServer
+from tests.support.server import ROOT, ThreadServer, free_port
 
 PUBLIC_META = re.compile(r'<meta name="coven-public-url" content="([^"]*)">')
 
@@ -127,3 +130,55 @@ def test_banner_on_loopback_says_friends_cannot_reach_it() -> None:
     assert "http://127.0.0.1:8000" in text and "make lan" in text
     public = "\n".join(lan.banner("127.0.0.1", 8000, "https://coven.example"))
     assert "https://coven.example" in public
+
+
+def test_serve_on_every_interface_prints_where_friends_join(tmp_path: Path) -> None:
+    """``make lan`` runs ``coven serve --host 0.0.0.0``: before serving, it prints this
+    machine's LAN addresses with the port (or says it found none)."""
+    port = free_port()
+    env = {
+        **os.environ,
+        "COVEN_DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path / 'lan.db'}",
+        "COVEN_PUBLIC_URL": "",
+    }
+    process = subprocess.Popen(
+        [sys.executable, "-m", "app.cli", "serve", "--host", "0.0.0.0", "--port", str(port)],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
+    try:
+        assert process.stdout is not None
+        lines = [process.stdout.readline() for _ in range(2)]
+        text = "".join(lines)
+        assert f"http://127.0.0.1:{port}" in lines[0]
+        addresses = lan.lan_addresses()
+        if addresses:
+            assert "Friends on your network" in lines[1]
+            listed = [process.stdout.readline().strip() for _ in addresses]
+            assert listed == [f"http://{a}:{port}" for a in addresses]
+        else:
+            assert "No network address" in text
+    finally:
+        process.terminate()
+        process.wait(timeout=15)
+
+
+def test_serve_refuses_a_bad_public_url(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "app.cli", "serve", "--port", str(free_port())],
+        cwd=ROOT,
+        env={
+            **os.environ,
+            "COVEN_DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path / 'bad.db'}",
+            "COVEN_PUBLIC_URL": "coven.example",
+        },
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 2
+    assert "COVEN_PUBLIC_URL must look like" in done.stderr
+    assert "Traceback" not in done.stderr
