@@ -191,7 +191,9 @@ def test_qr_structure_follows_the_specification(browser: Any, coven_server: str)
     assert errors == []
 
 
-def test_invite_qr_rejoin_and_names(browser: Any, coven_server: str, tmp_path: Path) -> None:
+def test_invite_qr_rejoin_and_names(
+    browser: Any, coven_server: str, tmp_path: Path, artifacts: Path
+) -> None:
     host, host_errors = new_page(browser)
     posts: list[str] = []
     host.on("request", lambda r: posts.append(r.url) if r.method == "POST" else None)
@@ -238,9 +240,13 @@ def test_invite_qr_rejoin_and_names(browser: Any, coven_server: str, tmp_path: P
     if ZBARIMG is not None:
         assert decode(qr.screenshot(), tmp_path, "invite") == invite
 
+    host.screenshot(path=str(artifacts / "reach-waiting-room.png"), full_page=True)
+
     # A friend with a blank name is told before anything is sent; the server's refusal of a
     # name is shown in words (here one over 40 characters, past the field's own limit).
-    friend, friend_errors = new_page(browser, locale="es-ES")
+    friend, friend_errors = new_page(
+        browser, locale="es-ES", viewport={"width": 390, "height": 844}, is_mobile=True
+    )
     friend_posts: list[str] = []
     friend.on("request", lambda r: friend_posts.append(r.url) if r.method == "POST" else None)
     friend.goto(invite)
@@ -262,6 +268,7 @@ def test_invite_qr_rejoin_and_names(browser: Any, coven_server: str, tmp_path: P
     )
     assert friend.inner_text("[data-testid=join-error]") == spanish["lobby.name_refused"]
     assert len(friend_posts) == 1
+    friend.screenshot(path=str(artifacts / "reach-phone-name-refused.png"), full_page=True)
     friend.fill("[data-testid=join-name]", "Circe")
     friend.click("[data-testid=join-button]")
     friend.wait_for_selector("[data-testid=rejoin-box]:not([hidden])")
