@@ -31,6 +31,8 @@ STATUS: dict[str, int] = {
     "client_id_taken": 409,
     "seat_connected": 409,
     "no_such_seat": 404,
+    "host_seat": 409,
+    "host_cannot_leave": 409,
     "busy": 409,
     "frame_too_large": 413,
     "chat_too_long": 413,

@@ -158,6 +158,19 @@ async def add_bot(code: Code, body: AddBot, coven: ServicesDep, token: TokenDep)
     return BotSeat(room=await room_info(coven.service, coven.hub, room), seat=seat)
 
 
+@router.delete("/api/rooms/{code}/seats/{seat}", response_model=RoomInfo, tags=["room"])
+async def remove_seat(code: Code, seat: int, coven: ServicesDep, token: TokenDep) -> RoomInfo:
+    connected, _ = await coven.hub.presence(code)
+    room = await coven.service.remove_seat(code, token, seat, connected)
+    return await room_info(coven.service, coven.hub, room)
+
+
+@router.post("/api/rooms/{code}/leave", response_model=RoomInfo, tags=["room"])
+async def leave_room(code: Code, coven: ServicesDep, token: TokenDep) -> RoomInfo:
+    room = await coven.service.leave(code, token)
+    return await room_info(coven.service, coven.hub, room)
+
+
 @router.post("/api/rooms/{code}/start", response_model=StateMessage, tags=["room"])
 async def start_match(code: Code, coven: ServicesDep, token: TokenDep) -> Response:
     table = await coven.service.start(code, token)

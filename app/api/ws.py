@@ -29,7 +29,7 @@ from app.api.deps import Services
 from app.errors import CovenError
 from app.messages import AckMessage, ActMessage, ChatIn, ChatOut, ErrorMessage
 from app.rooms.hub import CLOSE_TOO_SLOW, Connection
-from app.rooms.service import room_channel
+from app.rooms.service import hash_token, room_channel
 from app.text import MAX_JSON_DEPTH, clean_display, json_depth, valid_room_code
 
 log = logging.getLogger(__name__)
@@ -143,6 +143,7 @@ async def _open(
         code,
         seat,
         client=client,
+        token_hash=hash_token(token) if seat is not None and token else None,
         queue_limit=settings.ws_send_queue,
         queue_bytes_limit=settings.ws_send_queue_bytes,
         send_timeout=settings.ws_send_timeout,
@@ -185,12 +186,12 @@ async def _close(websocket: WebSocket, conn: Connection) -> None:
     if websocket.client_state != WebSocketState.CONNECTED:
         return
     abort = websocket.scope.get("coven.abort")
-    if conn.dropped.is_set() and callable(abort):
+    if conn.dropped.is_set() and callable(abort) and not conn.close_code:
         # A peer that stopped reading would never take a close frame: cut the connection
         # (it reconnects and re-syncs like after any network loss).
         abort()
         return
-    code = CLOSE_TOO_SLOW if conn.dropped.is_set() else 1000
+    code = conn.close_code or (CLOSE_TOO_SLOW if conn.dropped.is_set() else 1000)
     try:
         await asyncio.wait_for(websocket.close(code, conn.drop_reason[:100] or None), CLOSE_WAIT)
     except Exception:

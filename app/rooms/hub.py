@@ -27,6 +27,7 @@ SEND_QUEUE = 256
 SEND_QUEUE_BYTES = 1024 * 1024
 RELEASE_SECONDS = 5.0
 CLOSE_TOO_SLOW = 4408  # the client reconnects and re-syncs from the committed state
+CLOSE_BAD_TOKEN = 4401  # the token holds no seat (any more): the client watches instead
 
 
 class Socket(Protocol):
@@ -47,6 +48,10 @@ class Connection:
     code: str
     seat: int | None
     client: str = ""  # the client's address (rate limits)
+    # The seat token's hash: seats move (a gap closed at the start) or vanish (removed, left)
+    # before the start, and each "room" message looks the socket's seat up again.
+    token_hash: str | None = None
+    close_code: int = 0  # when set, the close code this socket is dropped with
     sent_version: int = -1
     chat_times: list[float] = field(default_factory=list)
     queue_limit: int = SEND_QUEUE
@@ -272,12 +277,29 @@ class Hub:
         elif kind in ("presence", "room"):
             if kind == "room":
                 self.service.room_changed(room.code)
+                with contextlib.suppress(CovenError):
+                    await self._reseat(room)
             await self._send_presence(room, always=True)
             if kind == "room":
                 with contextlib.suppress(CovenError):
                     await self.push_state(room, None)
         elif kind == "chat":
             await self._broadcast(room, wire.dumps(message))
+
+    async def _reseat(self, room: RoomHub) -> None:
+        """Each seated socket's seat, looked up again by its token: a socket whose seat is
+        gone is closed as a bad token (its page then watches, like any lost seat)."""
+        record = await self.service.room(room.code)
+        for conn in list(room.connections):
+            if conn.token_hash is None:
+                continue
+            seat = record.seat_for_token_hash(conn.token_hash)
+            if seat is None:
+                conn.seat, conn.token_hash, conn.close_code = None, None, CLOSE_BAD_TOKEN
+                conn.drop("this seat was given up or removed")
+            elif seat.seat != conn.seat:
+                conn.seat = seat.seat
+        await self.bus.set_presence(room.code, self.worker, self._local_presence(room.code))
 
     async def push_state(self, room: RoomHub, version: int | None) -> None:
         try:

@@ -321,6 +321,43 @@ class RoomService:
         await self.bus.publish(room_channel(code), {"type": "room"})
         return await self.room(code), taken
 
+    async def remove_seat(
+        self, code: str, token: str | None, seat: int, connected: set[int]
+    ) -> RoomRecord:
+        """Before the start, the host empties a bot's seat or that of a player who is not
+        here (never her own, never a connected player's)."""
+        room = await self.room(code)
+        self._check_host(self.seat_of(room, token))
+        self._check_open(room)
+        record = room.seat(seat)
+        if record is None:
+            raise CovenError("no_such_seat", f"seat {seat} is empty")
+        if seat == 0:
+            raise CovenError("host_seat", "the host's seat cannot be removed")
+        if record.bot_level is None and seat in connected:
+            raise CovenError("seat_connected", f"seat {seat} is still connected")
+        return await self._free(code, room, seat)
+
+    async def leave(self, code: str, token: str | None) -> RoomRecord:
+        """Before the start, a player gives up her seat (the host cannot: she holds the
+        room's tools, and the room would have nobody to start it)."""
+        room = await self.room(code)
+        seat = self.seat_of(room, token)
+        if seat is None:
+            raise CovenError("unauthorized", "this needs your seat's bearer token", 401)
+        self._check_open(room)
+        if seat == 0:
+            raise CovenError("host_cannot_leave", "the host cannot leave her own table")
+        return await self._free(code, room, seat)
+
+    async def _free(self, code: str, room: RoomRecord, seat: int) -> RoomRecord:
+        if not await self.repo.free_seat(room, seat):
+            room = await self.room(code)
+            self._check_open(room)
+            raise CovenError("no_such_seat", f"seat {seat} is empty")
+        await self.bus.publish(room_channel(code), {"type": "room"})
+        return await self.room(code)
+
     async def start(self, code: str, token: str | None) -> Table:
         # A join (or a bot) landing while the match is set up makes the start set it up
         # again for the seats the room has then: a seat is in the match or refused.

@@ -10,7 +10,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, cast
 
-from sqlalchemy import URL, Executable, Table, func, insert, select, update
+from sqlalchemy import URL, Executable, Table, delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, AsyncSession, async_sessionmaker
 
@@ -421,6 +421,24 @@ class Repository:
                 continue
         return None
 
+    async def free_seat(self, room: RoomRecord, seat: int) -> bool:
+        """Empty ``seat`` of an open room (a bot removed, a player gone); ``False`` when the
+        room has started or the seat was already empty. The gap stays until a join fills it
+        (the lowest free seat first) or the start closes it up (``start_match``)."""
+        async with self._write() as session:
+            # FOR UPDATE: a start either counts this seat or sees it gone, never half.
+            status = (
+                await session.execute(
+                    select(RoomRow.status).where(RoomRow.id == room.id).with_for_update()
+                )
+            ).scalar_one()
+            if status != "open":
+                return False
+            gone = await session.execute(
+                delete(SeatRow).where(SeatRow.room_id == room.id, SeatRow.seat == seat)
+            )
+            return bool(gone.rowcount)  # type: ignore[attr-defined]
+
     async def set_away(self, room_id: int, seat: int, away: bool, level: str | None = None) -> None:
         """Mark a person's seat away (a bot of ``level`` plays for it) or back."""
         async with self._write() as session:
@@ -463,6 +481,27 @@ class Repository:
             ).scalar_one()
             if seated != players:
                 raise SeatsChanged(room.code)
+            # Seats left or removed before the start leave gaps: the match numbers its seats
+            # 0…players-1, so close them up in seat order (ascending, so no two rows ever
+            # share a number on the way). The host's seat 0 never moves.
+            numbers = (
+                (
+                    await session.execute(
+                        select(SeatRow.seat)
+                        .where(SeatRow.room_id == room.id)
+                        .order_by(SeatRow.seat)
+                    )
+                )
+                .scalars()
+                .all()
+            )
+            for new_number, old_number in enumerate(numbers):
+                if new_number != old_number:
+                    await session.execute(
+                        update(SeatRow)
+                        .where(SeatRow.room_id == room.id, SeatRow.seat == old_number)
+                        .values(seat=new_number)
+                    )
             row = MatchRow(
                 room_id=room.id,
                 game_id=room.game_id,
