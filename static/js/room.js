@@ -432,7 +432,7 @@ async function main() {
     })
     .on("error", (message) => {
       if (page.renderer && page.renderer.rejected) page.renderer.rejected(message);
-      toast(t("error.generic", { message: message.message }), "error");
+      toast(errorText(message), "error");
     })
     .on("bad_token", () => {
       // This browser's token no longer holds a seat here: watch instead.
