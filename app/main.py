@@ -274,6 +274,7 @@ def _include_pages(app: FastAPI) -> None:
         return
     pages = importlib.import_module("app.pages")
     app.include_router(pages.router)
+    app.include_router(importlib.import_module("app.rules_pages").router)
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:

@@ -1,0 +1,307 @@
+// Rules at the table: each game's rules in static/rules/{game}.{lang}.md, drawn by a tiny Markdown
+// subset of our own (headings with an optional {#id}, paragraphs, "-" and "1." lists, **bold**)
+// plus directive lines "::name" that list the game's cards from its catalog and the renderer's
+// translated names and texts, so no card text is written twice.
+// On a room page it adds a side panel opened by the top bar's Rules button; on /rules/{game}
+// it fills the page.
+
+import { h, clear } from "./dom.js";
+import { initI18n, onLanguageChange, t, tn } from "./i18n.js";
+
+export const GAMES = ["whirling-witchcraft", "witchs-brew", "seasons"];
+const INGREDIENTS = ["heart", "mandrake", "mushroom", "spider", "toad"];
+const ENERGIES = ["air", "water", "fire", "earth"];
+
+const language = () => (window.coven && window.coven.language ? window.coven.language() : "en");
+
+const catalogs = new Map();
+function catalog(game) {
+  if (!catalogs.has(game)) {
+    catalogs.set(game, fetch(`/api/games/${game}/catalog`).then((r) => {
+      if (!r.ok) throw new Error(`no catalog for ${game}`);
+      return r.json();
+    }));
+  }
+  return catalogs.get(game);
+}
+
+// -- the Markdown subset -------------------------------------------------------------------------
+
+/** Text with **bold** spans, as DOM nodes (never innerHTML: the files are text, not markup). */
+function inline(text) {
+  const parts = text.split(/\*\*(.+?)\*\*/g);
+  return parts.map((part, i) => (i % 2 ? h("strong", {}, part) : part));
+}
+
+/** Blocks of a Markdown text: {kind: "h", level, text, id} | {kind: "p"|"ul"|"ol"|"directive", …}. */
+export function parse(source) {
+  const blocks = [];
+  let list = null;
+  let para = null;
+  const flush = () => {
+    list = null;
+    para = null;
+  };
+  for (const raw of source.split(/\r?\n/)) {
+    const line = raw.trimEnd();
+    if (!line.trim()) {
+      flush();
+      continue;
+    }
+    const heading = /^(#{1,4})\s+(.*?)(?:\s+\{#([\w-]+)\})?$/.exec(line);
+    if (heading) {
+      flush();
+      blocks.push({ kind: "h", level: heading[1].length, text: heading[2], id: heading[3] || null });
+      continue;
+    }
+    const directive = /^::([\w-]+)$/.exec(line.trim());
+    if (directive) {
+      flush();
+      blocks.push({ kind: "directive", name: directive[1] });
+      continue;
+    }
+    const item = /^(\s*)(-|\d+\.)\s+(.*)$/.exec(line);
+    if (item) {
+      const kind = item[2] === "-" ? "ul" : "ol";
+      const nested = item[1].length >= 2;
+      if (nested && list && list.items.length) {
+        const parent = list.items[list.items.length - 1];
+        parent.children = parent.children || { kind, items: [] };
+        parent.children.items.push({ text: item[3] });
+      } else {
+        if (!list || list.kind !== kind) {
+          list = { kind, items: [] };
+          blocks.push(list);
+        }
+        list.items.push({ text: item[3] });
+      }
+      para = null;
+      continue;
+    }
+    if (list && /^\s+/.test(line)) {
+      const last = list.items[list.items.length - 1];
+      last.text += ` ${line.trim()}`;
+      continue;
+    }
+    if (para) para.text += ` ${line.trim()}`;
+    else {
+      list = null;
+      para = { kind: "p", text: line.trim() };
+      blocks.push(para);
+    }
+  }
+  return blocks;
+}
+
+function listNode(block) {
+  return h(block.kind, {}, block.items.map((item) => h("li", {}, inline(item.text), item.children ? listNode(item.children) : null)));
+}
+
+// -- card lists drawn from the catalog and the renderer's translations ---------------------------
+
+function entry(name, ...lines) {
+  return h("div", { class: "rules-entry", "data-testid": "rules-entry" }, h("h4", {}, name), lines.filter(Boolean).map((line) => h("p", {}, line)));
+}
+
+function cubes(counts) {
+  return INGREDIENTS.filter((k) => counts[k]).map((k) => `${counts[k]} ${t(`ww.ingredient.${k}`)}`).join(" + ");
+}
+
+function choiceWords(choice) {
+  return choice.length === INGREDIENTS.length ? t("rules.ww.any") : choice.map((k) => t(`ww.ingredient.${k}`)).join("/");
+}
+
+function sideWords(fixed, choices) {
+  const parts = [];
+  const fixedWords = cubes(fixed);
+  if (fixedWords) parts.push(fixedWords);
+  for (const choice of choices) parts.push(`1 ${choiceWords(choice)}`);
+  return parts.length ? parts.join(" + ") : t("rules.ww.nothing");
+}
+
+function recipeWords(recipe) {
+  const front = recipe.front;
+  const arrow = recipe.reversible ? "⇄" : "→";
+  return `${sideWords(front.in, front.in_choice)} ${arrow} ${sideWords(front.out, front.out_choice)}`;
+}
+
+async function personalities() {
+  const data = await catalog("whirling-witchcraft");
+  return Object.values(data.personalities).map((p) => {
+    const lines = [t(`ww.power.${p.power}`)];
+    if (p.recipe) lines.push(t("rules.ww.recipe", { recipe: recipeWords(p.recipe) }) + (p.recipe.single_use ? ` (${t("ww.single_use")})` : ""));
+    const icons = Object.entries(p.arcana_on_flip || {}).map(([k, n]) => `${n} × ${t(`ww.arcana.${k}`)}`);
+    if (icons.length) lines.push(`${t("ww.arcana_on_flip")} ${icons.join(", ")}`);
+    lines.push(`${t("ww.starts_with")} ${cubes(p.start)}`);
+    return entry(t(`ww.personality.${p.id}`), ...lines);
+  });
+}
+
+async function roles() {
+  const data = await catalog("witchs-brew");
+  return Object.keys(data.roles).map((id) => {
+    const buy = `wb.role_favor_buy.${id}`;
+    const hasBuy = id === "cutpurse" || id === "begging_monk";
+    return entry(
+      t(`wb.role.${id}`),
+      h("span", {}, h("strong", {}, t("wb.full_action")), " ", t(`wb.role_full.${id}`)),
+      h("span", {}, h("strong", {}, t("wb.favor")), " ", t(`wb.role_favor.${id}`)),
+      hasBuy ? h("span", { class: "muted" }, t("rules.wb.favor_option", { text: t(buy) })) : null,
+    );
+  });
+}
+
+async function spells() {
+  const data = await catalog("witchs-brew");
+  return Object.keys(data.spells).map((id) => entry(t(`wb.spell.${id}`), t(`wb.spell_text.${id}`)));
+}
+
+function costWords(card, cost) {
+  if (card.choice_cost) return t("se.choice_cost");
+  const parts = ENERGIES.filter((e) => cost.energy[e]).map((e) => tn(`se.amount.${e}`, cost.energy[e]));
+  if (cost.crystals) parts.push(tn("se.crystal_count", cost.crystals));
+  return parts.length ? parts.join(", ") : t("se.free");
+}
+
+function seasonCost(card) {
+  const words = card.cost.map((cost) => costWords(card, cost));
+  if (words.every((w) => w === words[0])) return words[0];
+  return words.map((w, i) => t("rules.se.with_players", { count: i + 2, cost: w })).join(" · ");
+}
+
+async function seasonCards() {
+  const data = await catalog("seasons");
+  const cards = Object.values(data.cards).sort((a, b) => a.num - b.num);
+  const block = (title, list) => [h("h4", { class: "rules-group" }, title), list.map((c) => entry(
+    `${c.num}. ${t(`se.card.${c.num}`)}`,
+    `${t(`se.kind.${c.kind}`)} · ${tn("se.pp", c.pp)} · ${t("se.cost")}: ${seasonCost(c)}`,
+    t(`se.effect.${c.num}`),
+  ))];
+  return [
+    block(t("rules.se.cards_basic"), cards.filter((c) => c.num <= 30)),
+    block(t("rules.se.cards_master"), cards.filter((c) => c.num > 30)),
+  ];
+}
+
+const DIRECTIVES = {
+  "ww-personalities": personalities,
+  "wb-roles": roles,
+  "wb-spells": spells,
+  "se-cards": seasonCards,
+};
+
+// -- drawing a game's rules ------------------------------------------------------------------------
+
+export async function renderRules(root, game, lang = language()) {
+  if (!GAMES.includes(game)) throw new Error(`no rules for ${game}`);
+  const response = await fetch(`/static/rules/${game}.${lang}.md`);
+  if (!response.ok) throw new Error(`no rules for ${game} in ${lang}`);
+  const blocks = parse(await response.text());
+  const nodes = [];
+  for (const block of blocks) {
+    if (block.kind === "h") nodes.push(h(`h${Math.min(block.level + 1, 5)}`, { id: block.id ? `rules-${block.id}` : null }, inline(block.text)));
+    else if (block.kind === "p") nodes.push(h("p", {}, inline(block.text)));
+    else if (block.kind === "directive") {
+      const make = DIRECTIVES[block.name];
+      nodes.push(h("div", { class: "rules-cards", "data-testid": `rules-${block.name}` }, make ? await make() : null));
+    } else nodes.push(listNode(block));
+  }
+  clear(root);
+  root.dataset.game = game;
+  root.dataset.lang = lang;
+  root.append(...nodes);
+  root.dataset.ready = "1";
+}
+
+export function rulesUrl(game, lang = language()) {
+  return `/rules/${game}?lang=${lang}`;
+}
+
+// -- the room: a side panel beside the table -------------------------------------------------------
+
+function useStylesheet() {
+  if (document.querySelector('link[data-rules-css]')) return;
+  document.head.append(h("link", { rel: "stylesheet", href: "/static/css/rules.css", "data-rules-css": "1" }));
+}
+
+async function roomPanel(button, code) {
+  useStylesheet();
+  let game = null;
+  let panel = null;
+  let body = null;
+  let tab = null;
+  const draw = async () => {
+    body.dataset.ready = "";
+    tab.href = rulesUrl(game);
+    try {
+      await renderRules(body, game);
+    } catch {
+      clear(body).append(h("p", { class: "warn" }, t("rules.unavailable")));
+      body.dataset.ready = "1";
+    }
+  };
+  const close = () => {
+    if (!panel) return;
+    panel.hidden = true;
+    button.setAttribute("aria-expanded", "false");
+    button.focus();
+  };
+  const open = async () => {
+    if (!panel) {
+      body = h("div", { class: "rules-body", "data-testid": "rules-body" });
+      tab = h("a", { class: "btn", target: "_blank", rel: "noopener", "data-testid": "rules-new-tab", "data-i18n": "rules.new_tab" }, t("rules.new_tab"));
+      panel = h("aside", { class: "rules-panel panel", id: "rules-panel", "data-testid": "rules-panel", role: "dialog", "aria-labelledby": "rules-panel-title" },
+        h("div", { class: "rules-head" },
+          h("h2", { id: "rules-panel-title", tabindex: "-1", "data-i18n": "rules.title" }, t("rules.title")),
+          tab,
+          h("button", { class: "btn", type: "button", "data-testid": "rules-close", "data-i18n": "rules.close", onclick: close }, t("rules.close"))),
+        body);
+      panel.addEventListener("keydown", (event) => {
+        if (event.key === "Escape") close();
+      });
+      document.body.append(panel);
+      onLanguageChange(() => {
+        if (!panel.hidden) draw();
+      });
+    }
+    panel.hidden = false;
+    button.setAttribute("aria-expanded", "true");
+    await draw();
+    panel.querySelector("h2").focus();
+  };
+  button.addEventListener("click", async () => {
+    if (panel && !panel.hidden) {
+      close();
+      return;
+    }
+    if (!game) {
+      try {
+        const room = await fetch(`/api/rooms/${code}`).then((r) => r.json());
+        game = room.game;
+      } catch {
+        return;
+      }
+    }
+    await open();
+  });
+  button.hidden = false;
+}
+
+// -- the page /rules/{game} ------------------------------------------------------------------------
+
+async function rulesPage(root) {
+  await initI18n();
+  const game = root.dataset.game;
+  const draw = async () => {
+    document.title = `${t(`game.${game}.title`)} · ${t("rules.title")}`;
+    await renderRules(root, game);
+  };
+  onLanguageChange(draw);
+  await draw();
+}
+
+const page = document.getElementById("rules-page");
+if (page) rulesPage(page);
+const button = document.getElementById("rules-open");
+const room = document.getElementById("room");
+if (button && room) roomPanel(button, room.dataset.code);
