@@ -72,8 +72,11 @@ export function rejoinUrl(code, seat, token) {
 }
 
 /** Create a room, remember its seat, and return its code. */
-export async function createRoom({ game, visibility, options, name }) {
-  const created = await api("POST", "/api/rooms", { body: { game, visibility, options, name } });
+export async function createRoom({ game, visibility, options, name, turnSeconds, seats: seatCount }) {
+  const body = { game, visibility, options, name };
+  if (turnSeconds) body.turn_seconds = turnSeconds; // none: no clock
+  if (seatCount) body.seats = seatCount; // none: the game's maximum
+  const created = await api("POST", "/api/rooms", { body });
   seats.set(created.room.code, created.seat, created.token);
   playerName.set(name);
   return created.room.code;

@@ -9,6 +9,10 @@ const POLL_MS = 3000;
 let games = [];
 let chosen = null;
 let rooms = [];
+// The table's own setup, the same for every game: a turn clock (seconds; 0 = none) and how
+// many seats (0 = the game's maximum). Kept across a game switch or a language switch.
+const TURN_CLOCKS = [0, 30, 60, 120, 300];
+const setup = { turnSeconds: 0, seats: 0 };
 
 function gameText(game, what) {
   const key = `game.${game.id}.${what}`;
@@ -50,10 +54,67 @@ function renderGames() {
   }
 }
 
+function clockText(seconds) {
+  if (!seconds) return t("lobby.clock_off");
+  return seconds < 60 ? t("lobby.clock_seconds", { n: seconds }) : t("lobby.clock_minutes", { n: seconds / 60 });
+}
+
+function tableSetup() {
+  const counts = [];
+  for (let n = chosen.min_players; n <= chosen.max_players; n += 1) counts.push(n);
+  if (!counts.includes(setup.seats)) setup.seats = chosen.max_players;
+  return [
+    h(
+      "fieldset",
+      { class: "choice-row", dataset: { setup: "seats" } },
+      h("legend", {}, t("lobby.seat_count")),
+      counts.map((n) =>
+        h(
+          "label",
+          {},
+          h("input", {
+            type: "radio",
+            name: "seat-count",
+            value: n,
+            checked: n === setup.seats,
+            "data-testid": `seat-count-${n}`,
+            onchange: () => { setup.seats = n; },
+          }),
+          " ",
+          String(n),
+        ),
+      ),
+    ),
+    h(
+      "fieldset",
+      { class: "choice-row", dataset: { setup: "clock" } },
+      h("legend", {}, t("lobby.turn_clock")),
+      TURN_CLOCKS.map((seconds) =>
+        h(
+          "label",
+          {},
+          h("input", {
+            type: "radio",
+            name: "turn-clock",
+            value: seconds,
+            checked: seconds === setup.turnSeconds,
+            "data-testid": `turn-clock-${seconds}`,
+            onchange: (event) => { setup.turnSeconds = Number(event.target.value); },
+          }),
+          " ",
+          clockText(seconds),
+        ),
+      ),
+      h("p", { class: "muted small" }, t("lobby.turn_clock_help")),
+    ),
+  ];
+}
+
 // Options are drawn from the game's JSON schema: enums become radio rows, booleans checkboxes.
 function renderOptions() {
   const box = clear(document.getElementById("game-options"));
   if (!chosen) return;
+  box.append(...tableSetup());
   const properties = (chosen.options && chosen.options.properties) || {};
   for (const [name, schema] of Object.entries(properties)) {
     if (schema.enum) {
@@ -175,7 +236,14 @@ async function main() {
     const button = event.submitter || document.querySelector('[data-testid="create-room"]');
     button.disabled = true;
     try {
-      const code = await createRoom({ game: chosen.id, visibility, options: readOptions(), name });
+      const code = await createRoom({
+        game: chosen.id,
+        visibility,
+        options: readOptions(),
+        name,
+        turnSeconds: setup.turnSeconds,
+        seats: setup.seats,
+      });
       location.href = `/r/${encodeURIComponent(code)}`;
     } catch (err) {
       error.textContent = errorText(err);

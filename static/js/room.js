@@ -8,6 +8,8 @@ import { errorText, typedName } from "./forms.js";
 import { has, initI18n, onLanguageChange, t } from "./i18n.js";
 import { qrSvg } from "./qr.js";
 import { loadRenderer } from "./renderers.js";
+import { clockWords, optionWords } from "./setup_text.js";
+import { createTurnAlert } from "./turn_alert.js";
 
 const code = document.getElementById("room").dataset.code;
 const page = {
@@ -25,6 +27,7 @@ const page = {
   botLevel: "random", // the level the host's next bot (or hand-over) gets
   joinError: "", // why the last join was refused (shown under the form)
   qrFor: null, // the invite link the drawn QR code holds
+  turnAlert: null, // title, sound and notification when this seat's turn comes (turn_alert.js)
 };
 
 // Bot levels the server offers (engine.bots.LEVELS), weakest first.
@@ -96,6 +99,9 @@ function renderSeats() {
     const presence = info.bot ? "bot" : info.connected ? "on" : "off";
     const label = info.bot ? t("room.presence_bot") : info.connected ? t("room.presence_on") : t("room.presence_off");
     const canHandOver = isHost() && playing && !info.bot && !info.away && !info.connected && room.status === "playing";
+    // Before the start: the host empties a bot's seat or an absent player's; a player leaves.
+    const canRemove = isHost() && !playing && seat !== 0 && (info.bot || !info.connected);
+    const canLeave = me && !playing && seat !== 0;
     list.append(
       h(
         "li",
@@ -110,9 +116,14 @@ function renderSeats() {
         canHandOver
           ? h("button", { class: "btn small", type: "button", "data-testid": `hand-to-bot-${seat}`, onclick: () => handToBot(seat) }, t("room.hand_to_bot"))
           : null,
+        canRemove
+          ? h("button", { class: "btn small", type: "button", "data-testid": `remove-seat-${seat}`, onclick: () => removeSeat(seat) }, t("room.remove_seat"))
+          : null,
+        canLeave ? h("button", { class: "btn small", type: "button", "data-testid": "leave-seat", onclick: leaveSeat }, t("room.leave_seat")) : null,
       ),
     );
   }
+  renderSetup();
   document.getElementById("spectators").textContent = page.spectators ? t("room.spectators", { count: page.spectators }) : "";
 }
 
@@ -263,6 +274,48 @@ async function handToBot(seat) {
   }
 }
 
+async function removeSeat(seat) {
+  try {
+    const room = await api("DELETE", `/api/rooms/${encodeURIComponent(code)}/seats/${seat}`, { token: page.mine.token });
+    page.room = room;
+    page.seats = room.seats;
+    renderAll();
+  } catch (err) {
+    failed(err);
+  }
+}
+
+async function leaveSeat() {
+  try {
+    const room = await api("POST", `/api/rooms/${encodeURIComponent(code)}/leave`, { token: page.mine.token });
+    seatStore.clear(code);
+    page.mine = null;
+    page.room = room;
+    page.seats = room.seats;
+    page.client.reconnectAs(null);
+    renderAll();
+  } catch (err) {
+    failed(err);
+  }
+}
+
+// The options chosen in the lobby, the turn clock, and (for a seated player) the turn alerts.
+function renderSetup() {
+  const room = page.room;
+  let box = document.getElementById("room-setup");
+  if (!box) {
+    box = h("div", { id: "room-setup", class: "room-setup small", "data-testid": "room-setup" });
+    document.getElementById("seat-tools").before(box);
+  }
+  clear(box);
+  if (!room) return;
+  const words = [...optionWords(t, has, room.game, room.options), `${t("room.turn_clock")}: ${clockWords(t, room.turn_seconds)}`];
+  box.append(
+    h("ul", { class: "muted setup-list", "data-testid": "room-options" }, words.map((w) => h("li", {}, w))),
+    page.mine && page.turnAlert ? page.turnAlert.controls() : null,
+  );
+}
+
 async function startMatch() {
   try {
     await api("POST", `/api/rooms/${encodeURIComponent(code)}/start`, { token: page.mine.token });
@@ -275,7 +328,14 @@ async function rematch() {
   if (!page.mine) return; // spectators are not offered a rematch (table.js endScreen)
   const room = page.room;
   const name = (page.mine && seatName(page.mine.seat)) || playerName.get() || t("room.witch");
-  const newCode = await createRoom({ game: room.game, visibility: room.visibility, options: room.options, name });
+  const newCode = await createRoom({
+    game: room.game,
+    visibility: room.visibility,
+    options: room.options,
+    name,
+    turnSeconds: room.turn_seconds,
+    seats: room.seat_count,
+  });
   page.client.chat(t("room.rematch_chat", { link: roomUrl(newCode) }));
   setTimeout(() => { location.href = `/r/${encodeURIComponent(newCode)}`; }, 150);
 }
@@ -354,7 +414,10 @@ async function ensureRenderer() {
   page.rendererLoading ||= loadRenderer(page.room.game, {
     root: document.getElementById("table"),
     t,
-    act: (action) => page.client.act(action),
+    act: (action) => {
+      page.turnAlert.acted();
+      return page.client.act(action);
+    },
     seatName,
     seatInfo,
     mySeat: () => (page.state ? page.state.seat : page.mine ? page.mine.seat : null),
@@ -383,6 +446,7 @@ async function onState(message) {
   renderWaiting();
   renderLog();
   page.renderer.render(message);
+  page.turnAlert.update(message);
 }
 
 function setConnection(status) {
@@ -396,6 +460,7 @@ async function main() {
   await initI18n();
   takeTokenFromHash();
   page.mine = seatStore.get(code);
+  page.turnAlert = createTurnAlert({ t, code });
   try {
     await refreshRoom();
   } catch (err) {
@@ -463,6 +528,7 @@ async function main() {
   onLanguageChange(() => {
     setConnection(client.status);
     renderAll();
+    page.turnAlert.redraw();
   });
   renderAll();
   document.body.dataset.ready = "1";
