@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 
 from tests.e2e.test_table import Player, new_player, shot
@@ -194,8 +195,17 @@ def test_whole_brew_match_by_clicking(browser: Any, coven_server: str, artifacts
     phone.page.wait_for_selector(f"[data-testid=seat-1] >> text={phone.name}")
     spectator.page.goto(invite)
     spectator.page.wait_for_selector("[data-testid=seat-1]")
+    # The host picks the bot's level: the three levels are offered, and the seat keeps it.
+    levels = page.eval_on_selector_all(
+        "[data-testid=bot-level] option", "(options) => options.map((o) => o.value)"
+    )
+    assert levels == ["random", "greedy", "strong"]
+    page.select_option("[data-testid=bot-level]", "greedy")
     page.click("[data-testid=add-bot]")
     page.wait_for_selector("[data-testid=seat-2]")
+    code = page.url.split("/r/")[1].split("#")[0].split("?")[0]
+    seats = httpx.get(f"{coven_server}/api/rooms/{code}").json()["seats"]
+    assert seats[2]["bot"] == "greedy"
     page.click("[data-testid=start]")
     for player in everyone:
         player.page.wait_for_selector("#table .wb [data-testid=phase]")
