@@ -1,5 +1,5 @@
 // Rules at the table: each game's rules in static/rules/{game}.{lang}.md, drawn by a tiny Markdown
-// subset of our own (headings with an optional {#id}, paragraphs, "-" and "1." lists, **bold**)
+// subset of our own (headings with an optional {#id}, paragraphs, "-" and "1." lists, **bold**, *italic*)
 // plus directive lines "::name" that list the game's cards from its catalog and the renderer's
 // translated names and texts, so no card text is written twice.
 // On a room page it adds a side panel opened by the top bar's Rules button; on /rules/{game}
@@ -27,10 +27,18 @@ function catalog(game) {
 
 // -- the Markdown subset -------------------------------------------------------------------------
 
-/** Text with **bold** spans, as DOM nodes (never innerHTML: the files are text, not markup). */
+/** Text with **bold** and *italic* spans, as DOM nodes (never innerHTML: the files are text, not markup). */
 function inline(text) {
-  const parts = text.split(/\*\*(.+?)\*\*/g);
-  return parts.map((part, i) => (i % 2 ? h("strong", {}, part) : part));
+  const nodes = [];
+  const pattern = /\*\*(.+?)\*\*|\*(.+?)\*/g;
+  let at = 0;
+  for (const match of text.matchAll(pattern)) {
+    if (match.index > at) nodes.push(text.slice(at, match.index));
+    nodes.push(match[1] !== undefined ? h("strong", {}, match[1]) : h("em", {}, match[2]));
+    at = match.index + match[0].length;
+  }
+  if (at < text.length) nodes.push(text.slice(at));
+  return nodes;
 }
 
 /** Blocks of a Markdown text: {kind: "h", level, text, id} | {kind: "p"|"ul"|"ol"|"directive", …}. */

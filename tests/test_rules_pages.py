@@ -1,0 +1,61 @@
+"""Every game has player-facing rules in English, Vietnamese and Spanish, with one structure.
+
+The rules live in ``static/rules/{game}.{lang}.md`` (drawn by ``static/js/rules.js``): the
+three languages must have the same headings (levels and section ids, in order) and the same
+card-list directives at the same places, so a player switching language finds the same page.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from app.rules_pages import LANGUAGES, RULES_DIR, games_with_rules
+from engine.registry import games
+
+HEADING = re.compile(r"^(#{1,4})\s+(.*?)(?:\s+\{#([\w-]+)\})?$")
+DIRECTIVE = re.compile(r"^::([\w-]+)$")
+# The directives rules.js knows (its DIRECTIVES table).
+KNOWN_DIRECTIVES = {"ww-personalities", "wb-roles", "wb-spells", "se-cards"}
+SECTIONS = ["goal", "components", "setup", "round", "end", "tiebreak", "cards", "table"]
+
+
+def structure(path: Path) -> list[str]:
+    shape = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        heading = HEADING.match(line)
+        if heading:
+            shape.append(f"h{len(heading.group(1))}#{heading.group(3) or ''}")
+        directive = DIRECTIVE.match(line.strip())
+        if directive:
+            shape.append(f"::{directive.group(1)}")
+    return shape
+
+
+def test_every_registered_game_has_rules() -> None:
+    assert sorted(g.id for g in games()) == games_with_rules()
+
+
+@pytest.mark.parametrize("game", games_with_rules())
+def test_rules_in_three_languages_with_one_structure(game: str) -> None:
+    english = structure(RULES_DIR / f"{game}.en.md")
+    ids = [part.split("#", 1)[1] for part in english if part.startswith("h2#")]
+    assert ids == SECTIONS
+    assert english[0] == "h1#"
+    for part in english:
+        if part.startswith("::"):
+            assert part[2:] in KNOWN_DIRECTIVES
+    for lang in LANGUAGES:
+        path = RULES_DIR / f"{game}.{lang}.md"
+        assert path.exists(), f"{game} has no rules in {lang}"
+        assert structure(path) == english, f"{path.name} differs from the English structure"
+
+
+@pytest.mark.parametrize("game", games_with_rules())
+def test_rules_have_no_markup_the_renderer_would_show_raw(game: str) -> None:
+    for lang in LANGUAGES:
+        text = (RULES_DIR / f"{game}.{lang}.md").read_text(encoding="utf-8")
+        assert "<" not in text, f"{game}.{lang}: HTML is shown as text, not rendered"
+        assert text.count("**") % 2 == 0, f"{game}.{lang}: unbalanced bold"
