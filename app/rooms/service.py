@@ -310,7 +310,10 @@ class RoomService:
                 self._changed(code)
             return await self.room(code), seat
         self._check_open(room)
-        number = len(room.seats)
+        # Named after the seat it will most likely take (the lowest free one: a seat emptied
+        # before the start fills first), so two bots never share a name.
+        free = [n for n in range(room.seat_count) if room.seat(n) is None]
+        number = free[0] if free else len(room.seats)
         taken = await self.repo.take_seat(
             room, name=f"Bot {number + 1}", token_hash=None, bot_level=level
         )

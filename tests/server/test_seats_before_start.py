@@ -42,6 +42,11 @@ async def test_the_host_removes_a_bot_and_the_next_join_fills_its_seat(
     assert again.status_code == 404 and error(again) == "no_such_seat"
     joined = await host.http.post(f"/api/rooms/{code}/join", json={"name": "Cy"})
     assert joined.json()["seat"] == 2
+    # A gap fills first, and a bot is named after the seat it takes (no two share a name).
+    assert (await bea.http.post(f"/api/rooms/{code}/leave")).status_code == 200
+    refill = await host.http.post(f"/api/rooms/{code}/bots", json={})
+    assert refill.json()["seat"] == 1
+    assert seated(refill.json()["room"]) == [(0, "Ada"), (1, "Bot 2"), (2, "Cy")]
     await host.close()
     await bea.close()
 
