@@ -60,7 +60,11 @@ def test_rules_button_opens_the_rooms_game_in_each_language(
         page.goto(f"{coven_server}/r/{code}?lang={lang}")
         button = page.locator("[data-testid=rules-open]")
         button.wait_for(state="visible")
-        assert button.inner_text() == TITLES[lang]
+        # Like every static label it reads English until the translations have loaded.
+        poll(
+            page,
+            f"document.querySelector('[data-testid=rules-open]').textContent === '{TITLES[lang]}'",
+        )
         button.click()
         poll(page, READY)
         body = page.locator("[data-testid=rules-body]")
@@ -77,6 +81,8 @@ def test_rules_button_opens_the_rooms_game_in_each_language(
         href = page.locator("[data-testid=rules-new-tab]").get_attribute("href")
         assert href == f"/rules/{game}?lang={lang}"
         if lang == "en":
+            # The picture shows the card list drawn from the catalog and the translations.
+            page.locator("#rules-cards").evaluate("(h) => h.scrollIntoView()")
             shot(player, artifacts, f"rules-{game}", full_page=False)
             # Switching the language redraws the open panel in the new one.
             page.select_option("[data-testid=lang-select]", "es")
