@@ -33,6 +33,7 @@ STATUS: dict[str, int] = {
     "no_such_seat": 404,
     "host_seat": 409,
     "host_cannot_leave": 409,
+    "bad_seat": 422,
     "busy": 409,
     "frame_too_large": 413,
     "chat_too_long": 413,

@@ -106,6 +106,12 @@ class AddBot(BaseModel):
     )
 
 
+class MoveSeat(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    to: int = Field(ge=0, le=15, description="the seat to exchange places with (may be free)")
+
+
 class SeatToken(BaseModel):
     seat: int
     token: str = Field(description="bearer token for this seat; shown once, keep it")

@@ -20,6 +20,7 @@ from app.messages import (
     Health,
     JoinRoom,
     MatchLog,
+    MoveSeat,
     RoomInfo,
     RoomWithSeat,
     SeatInfo,
@@ -162,6 +163,14 @@ async def add_bot(code: Code, body: AddBot, coven: ServicesDep, token: TokenDep)
 async def remove_seat(code: Code, seat: int, coven: ServicesDep, token: TokenDep) -> RoomInfo:
     connected, _ = await coven.hub.presence(code)
     room = await coven.service.remove_seat(code, token, seat, connected)
+    return await room_info(coven.service, coven.hub, room)
+
+
+@router.post("/api/rooms/{code}/seats/{seat}/move", response_model=RoomInfo, tags=["room"])
+async def move_seat(
+    code: Code, seat: int, body: MoveSeat, coven: ServicesDep, token: TokenDep
+) -> RoomInfo:
+    room = await coven.service.move_seat(code, token, seat, body.to)
     return await room_info(coven.service, coven.hub, room)
 
 

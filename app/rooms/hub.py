@@ -299,6 +299,8 @@ class Hub:
                 conn.drop("this seat was given up or removed")
             elif seat.seat != conn.seat:
                 conn.seat = seat.seat
+                # The page learns its new number (its "you", its rejoin link) at once.
+                conn.send(wire.dumps({"type": "seat", "seat": seat.seat}))
         await self.bus.set_presence(room.code, self.worker, self._local_presence(room.code))
 
     async def push_state(self, room: RoomHub, version: int | None) -> None:

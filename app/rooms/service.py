@@ -353,6 +353,21 @@ class RoomService:
             raise CovenError("host_cannot_leave", "the host cannot leave her own table")
         return await self._free(code, room, seat)
 
+    async def move_seat(self, code: str, token: str | None, seat: int, to: int) -> RoomRecord:
+        """Before the start, the host changes the seat order: ``seat`` and ``to`` exchange
+        places (``to`` may be free). The host's own seat 0 stays hers."""
+        room = await self.room(code)
+        self._check_host(self.seat_of(room, token))
+        self._check_open(room)
+        if room.seat(seat) is None:
+            raise CovenError("no_such_seat", f"seat {seat} is empty")
+        if 0 in (seat, to) or not 0 <= to < room.seat_count:
+            raise CovenError("bad_seat", f"seat {seat} can move to seats 1–{room.seat_count - 1}")
+        if seat != to and not await self.repo.swap_seats(room, seat, to):
+            raise CovenError("already_started", "the match has already started")
+        await self.bus.publish(room_channel(code), {"type": "room"})
+        return await self.room(code)
+
     async def _free(self, code: str, room: RoomRecord, seat: int) -> RoomRecord:
         if not await self.repo.free_seat(room, seat):
             room = await self.room(code)

@@ -439,6 +439,26 @@ class Repository:
             )
             return bool(gone.rowcount)  # type: ignore[attr-defined]
 
+    async def swap_seats(self, room: RoomRecord, one: int, other: int) -> bool:
+        """Exchange two seats of an open room (either may be empty); ``False`` when the room
+        has started."""
+        async with self._write() as session:
+            status = (
+                await session.execute(
+                    select(RoomRow.status).where(RoomRow.id == room.id).with_for_update()
+                )
+            ).scalar_one()
+            if status != "open":
+                return False
+            # Through a number no seat uses, so (room, seat) stays unique at every statement.
+            for old, new in ((one, -1), (other, one), (-1, other)):
+                await session.execute(
+                    update(SeatRow)
+                    .where(SeatRow.room_id == room.id, SeatRow.seat == old)
+                    .values(seat=new)
+                )
+            return True
+
     async def set_away(self, room_id: int, seat: int, away: bool, level: str | None = None) -> None:
         """Mark a person's seat away (a bot of ``level`` plays for it) or back."""
         async with self._write() as session:

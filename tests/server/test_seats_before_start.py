@@ -119,3 +119,31 @@ async def test_a_player_leaves_and_the_start_closes_the_gap(server: ThreadServer
     assert mine.status_code == 200 and mine.json()["seat"] == 1
     for client in (host, bea, cy):
         await client.close()
+
+
+async def test_the_host_changes_the_seat_order_and_open_sockets_follow(
+    server: ThreadServer,
+) -> None:
+    code, (host, bea, cy) = await open_room(server.url, GAME, ["Ada", "Bea", "Cy"])
+    await cy.connect(code)
+    await cy.until(lambda: bool(cy.messages), what="first message")
+    moved = await host.http.post(f"/api/rooms/{code}/seats/2/move", json={"to": 1})
+    assert moved.status_code == 200, moved.text
+    assert seated(moved.json()) == [(0, "Ada"), (1, "Cy"), (2, "Bea")]
+    await cy.until(lambda: {"type": "seat", "seat": 1} in cy.messages, what="Cy told her new seat")
+    # To a free seat; the host's seat is hers; only the host; a seat that is empty.
+    to_free = await host.http.post(f"/api/rooms/{code}/seats/2/move", json={"to": 3})
+    assert seated(to_free.json()) == [(0, "Ada"), (1, "Cy"), (3, "Bea")]
+    to_host = await host.http.post(f"/api/rooms/{code}/seats/1/move", json={"to": 0})
+    assert to_host.status_code == 422 and error(to_host) == "bad_seat"
+    by_guest = await bea.http.post(f"/api/rooms/{code}/seats/1/move", json={"to": 2})
+    assert by_guest.status_code == 403 and error(by_guest) == "not_host"
+    empty = await host.http.post(f"/api/rooms/{code}/seats/2/move", json={"to": 1})
+    assert empty.status_code == 404 and error(empty) == "no_such_seat"
+    # The start closes the gap: Bea (seat 3) plays as seat 2.
+    assert (await host.http.post(f"/api/rooms/{code}/start")).status_code == 200
+    assert (await bea.http.get(f"/api/rooms/{code}/state")).json()["seat"] == 2
+    late = await host.http.post(f"/api/rooms/{code}/seats/2/move", json={"to": 1})
+    assert late.status_code == 409 and error(late) == "already_started"
+    for client in (host, bea, cy):
+        await client.close()
