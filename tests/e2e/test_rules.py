@@ -119,5 +119,31 @@ def test_rules_page_of_its_own(browser: Any, coven_server: str, game: str) -> No
     page.context.close()
 
 
+def test_lobby_links_each_games_rules(browser: Any, coven_server: str) -> None:
+    player = new_player(browser, "visitor", locale="es-ES")
+    page = player.page
+    page.goto(f"{coven_server}/")
+    link = page.locator("[data-testid=rules-link-seasons]")
+    poll(
+        page,
+        "document.querySelector('[data-testid=lobby-rules] span').textContent === "
+        "'Leer las reglas'",
+    )
+    for game in GAMES:
+        assert page.locator(f"[data-testid=rules-link-{game}]").get_attribute("href") == (
+            f"/rules/{game}"
+        )
+    with page.expect_popup() as popup:
+        link.click()
+    rules = popup.value
+    poll(rules, "document.getElementById('rules-page')?.dataset.ready === '1'")
+    assert rules.locator("#rules-page").get_attribute("data-lang") == "es"
+    assert rules.locator("#rules-page").get_attribute("data-game") == "seasons"
+    assert rules.evaluate("window.coven.missingKeys()") == []
+    assert page.evaluate("window.coven.missingKeys()") == []
+    assert player.errors == []
+    page.context.close()
+
+
 def test_rules_of_an_unknown_game_is_a_404(coven_server: str) -> None:
     assert httpx.get(f"{coven_server}/rules/chess").status_code == 404
