@@ -102,6 +102,7 @@ function renderSeats() {
     // Before the start: the host empties a bot's seat or an absent player's; a player leaves.
     const canRemove = isHost() && !playing && seat !== 0 && (info.bot || !info.connected);
     const canLeave = me && !playing && seat !== 0;
+    const canMoveUp = isHost() && !playing && seat >= 2; // the host's seat 0 stays hers
     list.append(
       h(
         "li",
@@ -120,6 +121,9 @@ function renderSeats() {
           ? h("button", { class: "btn small", type: "button", "data-testid": `remove-seat-${seat}`, onclick: () => removeSeat(seat) }, t("room.remove_seat"))
           : null,
         canLeave ? h("button", { class: "btn small", type: "button", "data-testid": "leave-seat", onclick: leaveSeat }, t("room.leave_seat")) : null,
+        canMoveUp
+          ? h("button", { class: "btn small", type: "button", "data-testid": `move-up-${seat}`, title: t("room.move_up"), "aria-label": t("room.move_up"), onclick: () => moveSeat(seat, seat - 1) }, "↑")
+          : null,
       ),
     );
   }
@@ -269,6 +273,17 @@ async function handToBot(seat) {
   try {
     await api("POST", `/api/rooms/${encodeURIComponent(code)}/bots`, { body: { level: page.botLevel, seat }, token: page.mine.token });
     toast(t("room.handed_to_bot", { name: seatName(seat) }));
+  } catch (err) {
+    failed(err);
+  }
+}
+
+async function moveSeat(seat, to) {
+  try {
+    const room = await api("POST", `/api/rooms/${encodeURIComponent(code)}/seats/${seat}/move`, { body: { to }, token: page.mine.token });
+    page.room = room;
+    page.seats = room.seats;
+    renderAll();
   } catch (err) {
     failed(err);
   }
@@ -489,6 +504,13 @@ async function main() {
       if (page.renderer && page.state) page.renderer.render(page.state);
     })
     .on("chat", chatLine)
+    .on("seat", (message) => {
+      // The host changed the seat order, or the start closed a gap: same token, new number.
+      if (!page.mine || typeof message.seat !== "number") return;
+      page.mine.seat = message.seat;
+      seatStore.set(code, message.seat, page.mine.token);
+      renderAll();
+    })
     .on("ack", (ack) => {
       // The move is committed; its `state` should follow. If the push got lost, re-sync.
       setTimeout(() => {

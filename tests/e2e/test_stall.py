@@ -149,7 +149,7 @@ def test_a_background_tab_is_told_its_turn_came(browser: Any, coven_server: str)
     guest.context.close()
 
 
-def test_before_the_start_the_host_removes_a_bot_and_a_player_leaves(
+def test_before_the_start_the_host_removes_a_bot_moves_a_seat_and_a_player_leaves(
     browser: Any, coven_server: str
 ) -> None:
     errors: list[str] = []
@@ -168,10 +168,15 @@ def test_before_the_start_the_host_removes_a_bot_and_a_player_leaves(
     host.wait_for_selector("[data-testid=seat-1]", state="detached")
     seats = httpx.get(f"{coven_server}/api/rooms/{code}").json()["seats"]
     assert [(s["seat"], s["name"]) for s in seats] == [(0, "Ada"), (2, "Bea")]
-    # Bea is here: the host is not offered to remove her; she leaves herself.
+    # Bea is here: the host is not offered to remove her. He moves her up a seat instead,
+    # and her page follows: "you" is on seat 1 now, and so is her stored seat.
     assert host.query_selector("[data-testid=remove-seat-2]") is None
+    host.click("[data-testid=move-up-2]")
+    guest.wait_for_selector("[data-testid=seat-1] .badge.you")
+    assert guest.evaluate(f"JSON.parse(localStorage.getItem('coven:seat:{code}')).seat") == 1
+    # She leaves herself.
     guest.click("[data-testid=leave-seat]")
-    host.wait_for_selector("[data-testid=seat-2]", state="detached")
+    host.wait_for_selector("[data-testid=seat-1]", state="detached")
     guest.wait_for_selector("[data-testid=join-button]")
     seats = httpx.get(f"{coven_server}/api/rooms/{code}").json()["seats"]
     assert [s["seat"] for s in seats] == [0]
