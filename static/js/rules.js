@@ -207,7 +207,8 @@ export async function renderRules(root, game, lang = language()) {
   const blocks = parse(await response.text());
   const nodes = [];
   for (const block of blocks) {
-    if (block.kind === "h") nodes.push(h(`h${Math.min(block.level + 1, 5)}`, { id: block.id ? `rules-${block.id}` : null }, inline(block.text)));
+    if (block.kind === "h" && block.level === 1) nodes.push(h("h2", {}, t(`game.${game}.title`)));
+    else if (block.kind === "h") nodes.push(h(`h${Math.min(block.level + 1, 5)}`, { id: block.id ? `rules-${block.id}` : null }, inline(block.text)));
     else if (block.kind === "p") nodes.push(h("p", {}, inline(block.text)));
     else if (block.kind === "directive") {
       const make = DIRECTIVES[block.name];
