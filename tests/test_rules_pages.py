@@ -59,3 +59,21 @@ def test_rules_have_no_markup_the_renderer_would_show_raw(game: str) -> None:
         text = (RULES_DIR / f"{game}.{lang}.md").read_text(encoding="utf-8")
         assert "<" not in text, f"{game}.{lang}: HTML is shown as text, not rendered"
         assert text.count("**") % 2 == 0, f"{game}.{lang}: unbalanced bold"
+
+
+def test_rules_route_serves_a_shell_page_under_the_csp() -> None:
+    from fastapi.testclient import TestClient
+
+    from app.main import create_app
+
+    client = TestClient(create_app())  # no lifespan: the page needs no database
+    for game in games_with_rules():
+        response = client.get(f"/rules/{game}", params={"lang": "vi"})
+        assert response.status_code == 200
+        assert f'data-game="{game}"' in response.text
+        assert '<script type="module" src="/static/js/rules.js' in response.text
+        csp = response.headers["content-security-policy"]
+        assert "script-src 'self'" in csp and "unsafe-eval" not in csp
+        assert "<script>" not in response.text and " style=" not in response.text
+    assert client.get("/rules/chess").status_code == 404
+    assert client.get("/static/rules/seasons.es.md").status_code == 200
