@@ -519,6 +519,7 @@ async function main() {
     })
     .on("error", (message) => {
       if (page.renderer && page.renderer.rejected) page.renderer.rejected(message);
+      page.turnAlert.rejected();
       toast(errorText(message), "error");
     })
     .on("bad_token", () => {

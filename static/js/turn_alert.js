@@ -85,6 +85,11 @@ export function createTurnAlert({ t, code }) {
       marked = false;
       setTitle();
     },
+    /** Her move was refused: it is still her turn. */
+    rejected() {
+      marked = wasMyTurn;
+      setTitle();
+    },
     /** A language switch. */
     redraw: setTitle,
     /** The controls: the sound toggle and the notification permission button. */
