@@ -550,8 +550,8 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument(
         "--profile",
         metavar="FILE",
-        help="run the server under py-spy (every thread, on-CPU samples) and write its top "
-        "items to FILE (the raw stacks beside it, FILE.raw)",
+        help="attach py-spy to the server while the matches play (every thread, on-CPU samples, "
+        "250 Hz) and write its top items to FILE (the raw stacks beside it, FILE.raw)",
     )
     args = parser.parse_args(argv)
     if not 3 <= args.players <= 5:
