@@ -123,7 +123,9 @@ function sideWords(fixed, choices) {
   const parts = [];
   const fixedWords = cubes(fixed);
   if (fixedWords) parts.push(fixedWords);
-  for (const choice of choices) parts.push(`1 ${choiceWords(choice)}`);
+  const same = new Map();
+  for (const choice of choices) same.set(choice.join("/"), [choice, (same.get(choice.join("/")) || [choice, 0])[1] + 1]);
+  for (const [choice, count] of same.values()) parts.push(`${count} ${choiceWords(choice)}`);
   return parts.length ? parts.join(" + ") : t("rules.ww.nothing");
 }
 
@@ -249,6 +251,13 @@ async function roomPanel(button, code) {
       body.dataset.ready = "1";
     }
   };
+  // Just below the top bar, which wraps to two lines on a phone (the language picker stays
+  // reachable). A CSSOM property, not a style attribute: the CSP allows it.
+  const place = () => {
+    const bar = document.querySelector(".topbar");
+    if (panel && bar) panel.style.setProperty("--rules-top", `${Math.round(bar.getBoundingClientRect().bottom) + 4}px`);
+  };
+  window.addEventListener("resize", place);
   const close = () => {
     if (!panel) return;
     panel.hidden = true;
@@ -265,8 +274,8 @@ async function roomPanel(button, code) {
           tab,
           h("button", { class: "btn", type: "button", "data-testid": "rules-close", "data-i18n": "rules.close", onclick: close }, t("rules.close"))),
         body);
-      panel.addEventListener("keydown", (event) => {
-        if (event.key === "Escape") close();
+      document.addEventListener("keydown", (event) => {
+        if (event.key === "Escape" && !panel.hidden) close();
       });
       document.body.append(panel);
       onLanguageChange(() => {
@@ -274,6 +283,7 @@ async function roomPanel(button, code) {
       });
     }
     panel.hidden = false;
+    place();
     button.setAttribute("aria-expanded", "true");
     await draw();
     panel.querySelector("h2").focus();

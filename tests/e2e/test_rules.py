@@ -119,6 +119,34 @@ def test_rules_page_of_its_own(browser: Any, coven_server: str, game: str) -> No
     page.context.close()
 
 
+def test_rules_panel_on_a_phone_leaves_the_top_bar_usable(browser: Any, coven_server: str) -> None:
+    code = new_room(coven_server, "seasons")
+    player = new_player(browser, "phone", locale="vi-VN", viewport={"width": 390, "height": 844})
+    page = player.page
+    page.goto(f"{coven_server}/r/{code}")
+    poll(
+        page, f"document.querySelector('[data-testid=rules-open]').textContent === '{TITLES['vi']}'"
+    )
+    page.click("[data-testid=rules-open]")
+    poll(page, READY)
+    panel = page.locator("[data-testid=rules-panel]").bounding_box()
+    picker = page.locator("[data-testid=lang-select]").bounding_box()
+    assert panel is not None and picker is not None
+    assert picker["y"] + picker["height"] <= panel["y"]
+    assert panel["x"] >= 0 and panel["x"] + panel["width"] <= 390
+    # The language can still be switched with the panel open, and the panel follows.
+    page.select_option("[data-testid=lang-select]", "en")
+    poll(
+        page,
+        "document.querySelector('[data-testid=rules-body]')?.dataset.lang === 'en' && " + READY,
+    )
+    page.keyboard.press("Escape")
+    assert not page.locator("[data-testid=rules-panel]").is_visible()
+    assert page.evaluate("window.coven.missingKeys()") == []
+    assert player.errors == []
+    page.context.close()
+
+
 def test_lobby_links_each_games_rules(browser: Any, coven_server: str) -> None:
     player = new_player(browser, "visitor", locale="es-ES")
     page = player.page
