@@ -186,6 +186,10 @@ async function seasonCards() {
     `${c.num}. ${t(`se.card.${c.num}`)}`,
     `${t(`se.kind.${c.kind}`)} · ${tn("se.pp", c.pp)} · ${t("se.cost")}: ${seasonCost(c)}`,
     t(`se.effect.${c.num}`),
+    c.first_edition ? h("span", { class: "muted" }, t("rules.se.first_edition", {
+      cost: seasonCost({ ...c, cost: c.first_edition.cost }),
+      effect: t(`se.effect_first.${c.num}`),
+    })) : null,
   ))];
   return [
     block(t("rules.se.cards_basic"), cards.filter((c) => c.num <= 30)),
