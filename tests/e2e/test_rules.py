@@ -12,7 +12,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.e2e.test_table import new_player, shot
+from tests.e2e.players import new_player, shot
 
 pytestmark = pytest.mark.e2e
 

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.test_table import Player, new_player, shot
+from tests.e2e.players import Player, new_player, shot
 
 pytestmark = pytest.mark.e2e
 

@@ -9,25 +9,18 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 
+from tests.e2e.players import Player, new_player, shot, wait_until
+
 pytestmark = pytest.mark.e2e
 
 MATCH_SECONDS = 300
 
-
-def wait_until(page: Any, expression: str, seconds: float = 10) -> None:
-    """Poll a JavaScript expression until it is true (the page's CSP forbids the string
-    evaluation ``wait_for_function`` relies on)."""
-    deadline = time.monotonic() + seconds
-    while not page.evaluate(expression):
-        assert time.monotonic() < deadline, f"{expression} never became true"
-        time.sleep(0.05)
 
 
 # Picks one clickable move on the page (the test never builds an action itself: it only
@@ -60,21 +53,6 @@ MARK_JS = """
   return true;
 }
 """
-
-
-@dataclass
-class Player:
-    name: str
-    page: Any
-    errors: list[str] = field(default_factory=list)
-
-    def watch_console(self) -> None:
-        def on_console(message: Any) -> None:
-            if message.type == "error":
-                self.errors.append(f"console: {message.text}")
-
-        self.page.on("console", on_console)
-        self.page.on("pageerror", lambda exc: self.errors.append(f"pageerror: {exc}"))
 
 
 def choose(kinds: list[str], chooser: bool, rng: random.Random) -> int:
@@ -141,15 +119,6 @@ def assert_fits_the_screen(player: Player) -> None:
     assert player.page.evaluate(OVERFLOW_JS) == []
 
 
-def new_player(browser: Any, name: str, **context: Any) -> Player:
-    ctx = browser.new_context(**context)
-    page = ctx.new_page()
-    page.set_default_timeout(15000)
-    player = Player(name, page)
-    player.watch_console()
-    return player
-
-
 def play_until_over(
     players: list[Player],
     rng: random.Random,
@@ -177,22 +146,6 @@ def play_until_over(
                 after(player, info)
         if not moved:
             players[0].page.wait_for_timeout(25)
-
-
-FINITE_ANIMATIONS_DONE = """() => Promise.race([
-  Promise.all(document.getAnimations()
-    .filter((a) => a.effect && a.effect.getComputedTiming().endTime !== Infinity)
-    .map((a) => a.finished.catch(() => null))),
-  new Promise((done) => setTimeout(done, 3000)),
-])"""
-
-
-def shot(player: Player, artifacts: Path, name: str, *, full_page: bool = True) -> None:
-    player.page.evaluate("window.scrollTo(0, 0)")
-    # Let running transitions (the reveal, the cauldron flight, the end fade-in) finish, so the
-    # picture shows what a player sees once the table is still.
-    player.page.evaluate(FINITE_ANIMATIONS_DONE)
-    player.page.screenshot(path=str(artifacts / f"{name}.png"), full_page=full_page)
 
 
 def test_lobby_lists_public_rooms_live(browser: Any, coven_server: str, artifacts: Path) -> None:

@@ -1,0 +1,58 @@
+"""The people of the browser tests: one Chromium context each, its console watched, and the
+helpers every game's browser test shares (polling under the page CSP, screenshots)."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+
+def wait_until(page: Any, expression: str, seconds: float = 10) -> None:
+    """Poll a JavaScript expression until it is true (the page's CSP forbids the string
+    evaluation ``wait_for_function`` relies on)."""
+    deadline = time.monotonic() + seconds
+    while not page.evaluate(expression):
+        assert time.monotonic() < deadline, f"{expression} never became true"
+        time.sleep(0.05)
+
+
+@dataclass
+class Player:
+    name: str
+    page: Any
+    errors: list[str] = field(default_factory=list)
+
+    def watch_console(self) -> None:
+        def on_console(message: Any) -> None:
+            if message.type == "error":
+                self.errors.append(f"console: {message.text}")
+
+        self.page.on("console", on_console)
+        self.page.on("pageerror", lambda exc: self.errors.append(f"pageerror: {exc}"))
+
+
+def new_player(browser: Any, name: str, **context: Any) -> Player:
+    ctx = browser.new_context(**context)
+    page = ctx.new_page()
+    page.set_default_timeout(15000)
+    player = Player(name, page)
+    player.watch_console()
+    return player
+
+
+FINITE_ANIMATIONS_DONE = """() => Promise.race([
+  Promise.all(document.getAnimations()
+    .filter((a) => a.effect && a.effect.getComputedTiming().endTime !== Infinity)
+    .map((a) => a.finished.catch(() => null))),
+  new Promise((done) => setTimeout(done, 3000)),
+])"""
+
+
+def shot(player: Player, artifacts: Path, name: str, *, full_page: bool = True) -> None:
+    player.page.evaluate("window.scrollTo(0, 0)")
+    # Let running transitions (the reveal, the cauldron flight, the end fade-in) finish, so the
+    # picture shows what a player sees once the table is still.
+    player.page.evaluate(FINITE_ANIMATIONS_DONE)
+    player.page.screenshot(path=str(artifacts / f"{name}.png"), full_page=full_page)
