@@ -56,3 +56,33 @@ def shot(player: Player, artifacts: Path, name: str, *, full_page: bool = True) 
     # picture shows what a player sees once the table is still.
     player.page.evaluate(FINITE_ANIMATIONS_DONE)
     player.page.screenshot(path=str(artifacts / f"{name}.png"), full_page=full_page)
+
+
+DETAIL = "[data-testid=card-detail]"
+
+
+def pinned_detail(player: Player, selector: str, artifacts: Path, name: str) -> str:
+    """Tap the first `selector` (a card, not its button) and return the full text the shared
+    detail panel pins beside it; the picture is taken with the panel open, without scrolling
+    (the panel is placed in the viewport where the card was). The table may redraw meanwhile:
+    a pinned panel stays."""
+    page = player.page
+    target = page.locator(selector).first
+    if page.evaluate("navigator.maxTouchPoints > 0"):
+        target.tap()
+    else:
+        target.click()
+    page.wait_for_selector(f"{DETAIL}.pinned:not([hidden])")
+    text: str = page.inner_text(DETAIL)
+    page.evaluate(FINITE_ANIMATIONS_DONE)
+    page.screenshot(path=str(artifacts / f"{name}.png"))
+    return text
+
+
+def close_detail(player: Player) -> None:
+    """Close a pinned panel with its own button and move the pointer off every card, so the
+    panel neither covers a move control nor shows again."""
+    page = player.page
+    page.click(f"{DETAIL} .detail-close")
+    page.mouse.move(1, 1)
+    page.wait_for_selector(DETAIL, state="hidden")

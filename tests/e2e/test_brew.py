@@ -7,6 +7,7 @@ Every move is a click on a control the table drew from `legal`.
 
 from __future__ import annotations
 
+import json
 import random
 import re
 import time
@@ -16,9 +17,11 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.e2e.players import Player, new_player, shot
+from tests.e2e.players import Player, close_detail, new_player, pinned_detail, shot
 
 pytestmark = pytest.mark.e2e
+
+ROOT = Path(__file__).resolve().parents[2]
 
 MATCH_SECONDS = 240  # about 1 minute on an idle machine; the slack is for a loaded one
 
@@ -215,6 +218,20 @@ def test_whole_brew_match_by_clicking(browser: Any, coven_server: str, artifacts
     assert page.locator("#table [data-testid=choose] [data-action=keep]").count() == 10
     assert page.locator("#table [data-testid=choose] .card.role.blocked").count() == 2
     assert page.locator("#table [data-testid=blocked] .role-chip").count() == 2
+    # A blocked role and a potion stack's top card in full, on a tap.
+    english = json.loads((ROOT / "static" / "i18n" / "en.json").read_text(encoding="utf-8"))
+    blocked = page.get_attribute("#table [data-testid=blocked] .role-chip", "data-role")
+    text = pinned_detail(
+        host, "#table [data-testid=blocked] .role-chip", artifacts, "brew-role-detail"
+    )
+    assert english[f"wb.role_full.{blocked}"] in text and english["wb.favor"] in text, text
+    close_detail(host)
+    stack = page.inner_text("#table .stacks .potion.top .card-name")
+    text = pinned_detail(host, "#table .stacks .potion.top", artifacts, "brew-potion-detail")
+    assert (
+        stack in text and "victory points" in text and re.search(r"\d+ (\w+ )?(drop|gold)", text)
+    ), text
+    close_detail(host)
     page.locator("#table [data-action=keep]").first.click()
     page.wait_for_selector("#table .wb[data-pending='0']")
     # The second one with the keyboard alone: real buttons, and focus survives the redraw.
@@ -227,6 +244,13 @@ def test_whole_brew_match_by_clicking(browser: Any, coven_server: str, artifacts
     phone.page.wait_for_selector("#table [data-testid=choose] [data-action=keep]")
     shot(phone, artifacts, "brew-choose-phone-vi", full_page=False)
     assert_fits_the_screen(phone)
+    vietnamese = json.loads((ROOT / "static" / "i18n" / "vi.json").read_text(encoding="utf-8"))
+    blocked = phone.page.get_attribute("#table [data-testid=blocked] .role-chip", "data-role")
+    text = pinned_detail(
+        phone, "#table [data-testid=blocked] .role-chip", artifacts, "brew-role-detail-phone-vi"
+    )
+    assert vietnamese[f"wb.role_full.{blocked}"] in text, text
+    close_detail(phone)
     assert_sees_no_hand(spectator)
 
     moments: set[str] = set()

@@ -6,6 +6,7 @@ Spanish; one player reloads mid-match and gets her seat back; the end screen sho
 
 from __future__ import annotations
 
+import json
 import random
 import time
 from collections.abc import Callable
@@ -15,12 +16,13 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.e2e.players import Player, new_player, shot, wait_until
+from tests.e2e.players import Player, close_detail, new_player, pinned_detail, shot, wait_until
 
 pytestmark = pytest.mark.e2e
 
-MATCH_SECONDS = 300
+ROOT = Path(__file__).resolve().parents[2]
 
+MATCH_SECONDS = 300
 
 
 # Picks one clickable move on the page (the test never builds an action itself: it only
@@ -373,6 +375,21 @@ def test_advanced_personalities_and_a_vanished_friend(
     shot(host, artifacts, "personality-choice-es")
     page.click("#table [data-action=keep_personality] >> nth=1")
     page.wait_for_selector("#table .ww[data-phase=study]")
+
+    # The other witch's personality power in full on a tap (a hover title is no use on a phone),
+    # and a recipe's icons in words on hover, from the Spanish texts.
+    spanish = json.loads((ROOT / "static" / "i18n" / "es.json").read_text(encoding="utf-8"))
+    held = page.inner_text("[data-testid=board-1] .persona")
+    assert held in {v for k, v in spanish.items() if k.startswith("ww.personality.")}
+    text = pinned_detail(host, "[data-testid=board-1] .persona", artifacts, "ww-personality-es")
+    powers = [v for k, v in spanish.items() if k.startswith("ww.power.")]
+    assert held in text and any(power in text for power in powers), text
+    close_detail(host)
+    page.locator("[data-testid=hand-card]").first.hover()
+    page.wait_for_selector("[data-testid=card-detail]:not([hidden])")
+    assert "➜" in page.inner_text("[data-testid=card-detail]")
+    page.mouse.move(1, 1)
+    page.wait_for_selector("[data-testid=card-detail]", state="hidden")
 
     # The friend vanishes; the host hands her seat to a bot.
     friend.page.context.close()

@@ -4,7 +4,7 @@
 
 import { clear, h } from "../dom.js";
 import { has } from "../i18n.js";
-import { chip, chooser as variantChooser, countsInWords, createMoves, endScreen, icon, keepFocus, playerBoard, seatsAround, token, tokens, total as sum } from "../table.js";
+import { attachDetail, chip, chooser as variantChooser, countsInWords, createMoves, endScreen, icon, keepFocus, playerBoard, seatsAround, token, tokens, total as sum } from "../table.js";
 
 const INGREDIENTS = ["heart", "mandrake", "mushroom", "spider", "toad"];
 const ARCANA = ["potion", "raven", "book"];
@@ -31,6 +31,8 @@ export async function createRenderer(ctx) {
     confirmSwap: false,
   };
   const moves = createMoves(ctx, ".ww", rerender, { before: () => { ui.chooser = null; } });
+  // A card's whole text on hover or focus, pinned by a tap (a phone has no hover).
+  const detail = attachDetail(root, (node) => (node.dataset.detail === "persona" ? personalityDetail(node.dataset.personality) : recipeDetail(node.dataset.card)), t("ww.close"));
 
   // -- words ---------------------------------------------------------------------------------
   const ing = (kind) => t(`ww.ingredient.${kind}`);
@@ -94,7 +96,7 @@ export async function createRenderer(ctx) {
     const icons = personality ? personality.arcana_on_flip : recipe.arcana;
     return h(
       "div",
-      { class: `card recipe ${rotated ? "rotated" : ""} ${extra}`, "data-card": id, "data-testid": testid },
+      { class: `card recipe ${rotated ? "rotated" : ""} ${extra}`, "data-card": id, "data-detail": "recipe", "data-testid": testid },
       h("div", { class: "card-head" }, arcanaIcons(icons), recipe.initiative ? h("span", { class: "init", title: t("ww.initiative") }, recipe.initiative) : null),
       h("div", { class: "card-name" }, cardName(id)),
       h(
@@ -107,6 +109,46 @@ export async function createRenderer(ctx) {
       rotated ? h("div", { class: "turned-badge" }, t("ww.turned")) : null,
       recipe.single_use ? h("div", { class: "turned-badge" }, t("ww.single_use")) : null,
     );
+  }
+
+  // The card in words: what the icons say, both faces of a two-way card.
+  function faceWords(fixed, choices) {
+    const parts = total(fixed) ? [cubeWords(fixed)] : [];
+    for (const slot of choices || []) parts.push(slot.map(ing).join(" / "));
+    return parts.length ? parts.join(", ") : t("ww.nothing");
+  }
+
+  const arcanaWords = (arcana) => ARCANA.filter((k) => arcana && arcana[k]).map((k) => (arcana[k] > 1 ? t("ww.count_of", { count: arcana[k], name: arcanaName(k) }) : arcanaName(k)));
+
+  function recipeDetail(id) {
+    const recipe = id ? recipeOf(id) : null;
+    if (!recipe) return null;
+    const personality = catalog.personalities[id];
+    const meta = [];
+    if (recipe.initiative) meta.push(`${t("ww.initiative")} ${recipe.initiative}`);
+    meta.push(...arcanaWords(personality ? personality.arcana_on_flip : recipe.arcana));
+    meta.push(recipe.reversible ? t("ww.two_way") : t("ww.one_way"));
+    if (recipe.single_use) meta.push(t("ww.single_use"));
+    const face = (side) => `${faceWords(side.in, side.in_choice)} ➜ ${faceWords(side.out, side.out_choice)}`;
+    return [
+      h("h4", {}, cardName(id)),
+      h("p", { class: "small muted" }, meta.join(" · ")),
+      h("p", {}, face(recipe.front)),
+      recipe.reversible && recipe.turned ? h("p", {}, h("strong", {}, `${t("ww.turned")}:`), " ", face(recipe.turned)) : null,
+      personality ? h("p", { class: "small" }, t(`ww.power.${personality.power}`)) : null,
+    ];
+  }
+
+  function personalityDetail(id) {
+    const card = id ? catalog.personalities[id] : null;
+    if (!card) return null;
+    const icons = arcanaWords(card.arcana_on_flip);
+    return [
+      h("h4", {}, personalityName(id)),
+      h("p", {}, t(`ww.power.${card.power}`)),
+      h("p", { class: "small" }, `${t("ww.starts_with")} ${faceWords(card.start)}`),
+      icons.length ? h("p", { class: "small" }, `${t("ww.arcana_on_flip")} ${icons.join(", ")}`) : null,
+    ];
   }
 
   // -- a witch's board -----------------------------------------------------------------------
@@ -229,7 +271,7 @@ export async function createRenderer(ctx) {
     return playerBoard(ctx, player.seat, {
       mine,
       chips: [
-        h("span", { class: "persona", title: power ? t(`ww.power.${power.power}`) : "" }, personality === null && view.phase !== "personality" ? t("ww.no_personality") : personalityName(personality)),
+        h("span", { class: "persona", ...(power ? { tabindex: "0", "data-detail": "persona", "data-personality": personality } : {}) }, personality === null && view.phase !== "personality" ? t("ww.no_personality") : personalityName(personality)),
         chip(status, statusClass, `status-${player.seat}`),
         dealt(view) ? h("span", { class: "muted small hand-count", title: t("ww.hand") }, t("ww.cards_in_hand", { count: player.hand_count })) : null,
         n > 1 ? h("span", { class: "muted small nemesis", title: t("ww.nemesis_help") }, t("ww.sends_to", { name: name(nemesis) })) : null,
@@ -268,7 +310,7 @@ export async function createRenderer(ctx) {
       if (!playable) return card;
       return h(
         "button",
-        { class: "card-button", type: "button", "data-action": "select-card", "data-card": id, "data-key": `card-${id}`, "aria-pressed": String(selected), disabled: moves.pending, onclick: () => { ui.selected = id; ui.rotated = false; rerender(); } },
+        { class: "card-button", type: "button", "data-action": "select-card", "data-card": id, "data-detail": "recipe", "data-key": `card-${id}`, "aria-pressed": String(selected), disabled: moves.pending, onclick: () => { ui.selected = id; ui.rotated = false; rerender(); } },
         card,
       );
     });
@@ -439,7 +481,7 @@ export async function createRenderer(ctx) {
           const card = catalog.personalities[a.personality];
           return h(
             "div",
-            { class: "card personality" },
+            { class: "card personality", "data-detail": "persona", "data-personality": a.personality },
             h("div", { class: "card-name" }, personalityName(a.personality)),
             h("p", { class: "small" }, t(`ww.power.${card.power}`)),
             h("div", { class: "small" }, t("ww.starts_with"), " ", h("span", { class: "slots" }, cubes(card.start))),
@@ -568,6 +610,7 @@ export async function createRenderer(ctx) {
         me ? board(me, view, { mine: true, usable, fresh }) : null,
       ),
     ));
+    detail.refresh();
     if (animate) flyCauldrons(message);
   }
 

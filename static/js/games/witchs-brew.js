@@ -7,6 +7,7 @@
 import { clear, h } from "../dom.js";
 import { tn } from "../i18n.js";
 import {
+  attachDetail,
   card,
   cardBacks,
   chip,
@@ -47,6 +48,8 @@ export async function createRenderer(ctx) {
     took: new Map(), // seat -> what her favor gave her this round, in words (from the events)
   };
   const moves = createMoves(ctx, ".wb", rerender);
+  // A card's whole text on hover or focus, pinned by a tap (a phone has no hover).
+  const detail = attachDetail(root, (node) => describeCard(node), t("wb.close"));
 
   // -- words ---------------------------------------------------------------------------------
   const name = (seat) => ctx.seatName(seat);
@@ -67,6 +70,42 @@ export async function createRenderer(ctx) {
     const c = CARDS[id];
     return c ? t("wb.card_words", { stack: stackName(c.stack), vp: c.vp }) : id;
   };
+
+  function describeCard(node) {
+    const kind = node.dataset.detail;
+    if (kind === "role") return roleDetail(node.dataset.role);
+    if (kind === "spell") return spellDetail(node.dataset.spell);
+    if (kind === "potion") return potionDetail(CARDS[node.dataset.card]);
+    return null;
+  }
+
+  function roleDetail(id) {
+    if (!catalog.roles[id]) return null;
+    // The Warlock's full action is the spell on top of the book: say which.
+    const spell = id === "warlock" && ui.message ? ui.message.view.spell.top : null;
+    return [
+      h("h4", {}, roleName(id)),
+      h("p", {}, h("strong", {}, t("wb.full_action")), " ", t(`wb.role_full.${id}`)),
+      spell ? h("p", { class: "small" }, icon("book"), ` ${spellName(spell)}: ${t(`wb.spell_text.${spell}`)}`) : null,
+      h("p", {}, h("strong", {}, t("wb.favor")), " ", favorText(id)),
+    ];
+  }
+
+  function spellDetail(id) {
+    if (!id) return null;
+    return [h("h4", {}, spellName(id)), h("p", {}, t(`wb.spell_text.${id}`)), h("p", { class: "small muted" }, t("wb.spell_help"))];
+  }
+
+  function potionDetail(c) {
+    if (!c) return null;
+    return [
+      h("h4", {}, stackName(c.stack)),
+      h("p", { class: "small muted" }, t("wb.vp_n", { count: c.vp })),
+      h("p", {}, amounts(c.cost)),
+      c.raven ? h("p", { class: "small" }, icon("raven"), " ", t("wb.raven_card")) : null,
+      catalog.potion_data_is_placeholder ? h("p", { class: "small muted" }, t("wb.placeholder_cards")) : null,
+    ];
+  }
 
   // -- tokens and cards ----------------------------------------------------------------------
   const drop = (colour, extra = "") => token("drop", colour, resName(colour), extra);
@@ -91,7 +130,7 @@ export async function createRenderer(ctx) {
       body: h("div", { class: "card-face" }, costTokens(c.cost)),
       extra: `potion p-${c.stack} ${c.raven ? "has-raven" : ""} ${extra}`,
       testid,
-      data: { card: c.id },
+      data: { card: c.id, detail: "potion" },
     });
   }
 
@@ -116,7 +155,7 @@ export async function createRenderer(ctx) {
 
   function roleChip(id, extra = "") {
     const role = catalog.roles[id];
-    return h("span", { class: `role-chip r-${role ? role.colour : "gray"} ${extra}`.trim(), "data-role": id, title: t(`wb.role_full.${id}`) }, roleName(id));
+    return h("span", { class: `role-chip r-${role ? role.colour : "gray"} ${extra}`.trim(), "data-role": id, "data-detail": "role", tabindex: "0" }, roleName(id));
   }
 
   // -- the middle of the table ---------------------------------------------------------------
@@ -145,7 +184,7 @@ export async function createRenderer(ctx) {
     const top = view.spell.top;
     return h(
       "section",
-      { class: "spell-book", "data-testid": "spell", "data-spell": top },
+      { class: "spell-book", "data-testid": "spell", "data-spell": top, "data-detail": "spell" },
       h("div", { class: "zone-label" }, t("wb.spell_book")),
       h("div", { class: "spell-name" }, icon("book"), " ", spellName(top)),
       h("p", { class: "small" }, t(`wb.spell_text.${top}`)),
@@ -590,6 +629,7 @@ export async function createRenderer(ctx) {
       me ? board(view, seat, message) : null,
     );
     clear(root).append(table);
+    detail.refresh();
   }
 
   function rerender() {
