@@ -5,6 +5,7 @@ effect", says where each hook is called and how a choice is asked.
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from typing import Any
 
 from engine.protocol import Action, Event, private
@@ -71,15 +72,15 @@ def _turn_bonus(state: State, seat: int) -> int:
     return turn.transmute_bonus if turn is not None and turn.seat == seat else 0
 
 
-class OnEntry(Effect):
+class OnEntry(Effect, ABC):
     """Base for cards whose whole effect is on entry."""
 
     def on_entry(self, state: State, seat: int, entry: InPlay, how: Entry,
                  events: list[Event]) -> None:
         self.enter(state, seat, entry, events)
 
-    def enter(self, state: State, seat: int, entry: InPlay, events: list[Event]) -> None:
-        raise NotImplementedError
+    @abstractmethod
+    def enter(self, state: State, seat: int, entry: InPlay, events: list[Event]) -> None: ...
 
 
 @effect(1)
@@ -414,7 +415,7 @@ class RunicCubeOfEolis(Effect):
     """No effect: 30 prestige points."""
 
 
-class Potion(Effect):
+class Potion(Effect, ABC):
     """Activation: sacrifice this card, then its effect."""
 
     def activations(self, state: State, seat: int, entry: InPlay) -> list[Choice]:
@@ -425,8 +426,8 @@ class Potion(Effect):
         sacrifice(state, seat, entry.id, events, why(self.num))
         self.drink(state, seat, events)
 
-    def drink(self, state: State, seat: int, events: list[Event]) -> None:
-        raise NotImplementedError
+    @abstractmethod
+    def drink(self, state: State, seat: int, events: list[Event]) -> None: ...
 
 
 @effect(23)

@@ -19,6 +19,7 @@ on top of it (:func:`push_in_order` does it for a list in the order they should 
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Callable
 from typing import Any, ClassVar
 
@@ -28,24 +29,26 @@ from engine.seasons.state import State
 Task = dict[str, Any]
 
 
-class Question:
+class Question(ABC):
     kind: ClassVar[str]
 
-    def options(self, state: State, task: Task) -> list[Action]:
-        raise NotImplementedError
+    @abstractmethod
+    def options(self, state: State, task: Task) -> list[Action]: ...
 
-    def answer(self, state: State, task: Task, action: Action, events: list[Event]) -> None:
-        raise NotImplementedError
+    @abstractmethod
+    def answer(self, state: State, task: Task, action: Action, events: list[Event]) -> None: ...
 
     def moot(self, state: State, task: Task, events: list[Event]) -> None:
-        """Called when the question is dropped for having no options."""
+        """Called when the question is dropped for having no options; most questions leave
+        nothing behind, so by default nothing happens."""
+        return None
 
 
-class AutoStep:
+class AutoStep(ABC):
     kind: ClassVar[str]
 
-    def run(self, state: State, task: Task, events: list[Event]) -> None:
-        raise NotImplementedError
+    @abstractmethod
+    def run(self, state: State, task: Task, events: list[Event]) -> None: ...
 
 
 TASKS: dict[str, Question | AutoStep] = {}
