@@ -55,7 +55,6 @@ class StrongBot:
         iterations: int | None = None,
         rollout: int = ROLLOUT,
         exploration: float = EXPLORATION,
-        own_turn_only: bool = False,
         **_: Any,
     ) -> None:
         self._random = random.Random(seed)
@@ -63,7 +62,6 @@ class StrongBot:
         self.iterations = iterations
         self.rollout = rollout
         self.exploration = exploration
-        self.own_turn_only = own_turn_only
         self.last_iterations = 0  # how many the last search ran (for benchmarks)
 
     def choose(self, game: Game, seen: Seen) -> Action:
@@ -113,7 +111,7 @@ class StrongBot:
         expanded = False
         while not expanded:
             owing = game.to_move(state)
-            if not owing or (self.own_turn_only and path and seen.seat not in owing):
+            if not owing:
                 break
             actor = seen.seat if seen.seat in owing else min(owing)
             legal = game.legal_actions(state, actor)
