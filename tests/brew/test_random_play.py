@@ -17,6 +17,7 @@ from engine.brew.cards import CARD_BY_ID, RAVEN_THRESHOLD, ROLE_IDS, ROLES_KEPT,
 from engine.brew.scoring import ravens_owned, score
 from engine.protocol import IllegalAction
 from tests.brew.randomplay import GAME, mode, plies
+from tests.support.randomplay import assert_accepted_exactly_when_legal
 
 MATCHES_PER_COUNT = 120
 DEEP_MATCHES_PER_COUNT = 8
@@ -206,15 +207,7 @@ _positions = [
 @settings(max_examples=500, deadline=None)
 @given(position=st.sampled_from(_positions), seat=st.integers(0, 2), action=_actions)
 def test_any_json_is_accepted_exactly_when_legal(position: Any, seat: int, action: Any) -> None:
-    before = GAME.dump(position)
-    legal = GAME.legal_actions(position, seat)
-    if action in legal:
-        GAME.apply(position, seat, action)
-    else:
-        with pytest.raises(IllegalAction) as refused:
-            GAME.apply(position, seat, action)
-        assert refused.value.code and refused.value.message
-    assert GAME.dump(position) == before
+    assert_accepted_exactly_when_legal(GAME, position, seat, action)
 
 
 @pytest.mark.parametrize("players", [3, 5])

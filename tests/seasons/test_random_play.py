@@ -17,6 +17,7 @@ from engine.seasons.cards import APPRENTICE_CARDS, COPIES, MASTER_CARDS
 from engine.seasons.rules import offered
 from engine.seasons.table import reserve_limit
 from tests.seasons.randomplay import GAME, level, plies
+from tests.support.randomplay import assert_accepted_exactly_when_legal
 from tests.viewcheck import assert_no_leaks
 
 MATCHES = 60
@@ -194,15 +195,8 @@ _positions = [
 @settings(max_examples=800, deadline=None)
 @given(position=st.sampled_from(_positions), seat=st.integers(0, 2), action=_actions)
 def test_any_json_is_accepted_exactly_when_legal(position: Any, seat: int, action: Any) -> None:
-    before = GAME.dump(position)
-    legal = GAME.legal_actions(position, seat)
-    if offered(action, legal):  # equal with equal types: True is not 1, 3.0 is not 3
-        GAME.apply(position, seat, action)
-    else:
-        with pytest.raises(IllegalAction) as refused:
-            GAME.apply(position, seat, action)
-        assert refused.value.code and refused.value.message
-    assert GAME.dump(position) == before
+    # equal with equal types: True is not 1, 3.0 is not 3
+    assert_accepted_exactly_when_legal(GAME, position, seat, action, offered)
 
 
 @pytest.mark.parametrize("options", [{"level": "master"}, {"level": "magician"}])

@@ -4,11 +4,13 @@ answers next (so simultaneous steps see every arrival order) and which legal act
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from engine.protocol import Game
+import pytest
+
+from engine.protocol import Game, IllegalAction
 
 
 @dataclass
@@ -36,3 +38,24 @@ def random_plies(
         step = game.apply(state, seat, action)
         yield Ply(state, seat, action, step.state, step.events)
         state = step.state
+
+
+def assert_accepted_exactly_when_legal(
+    game: Game,
+    position: Any,
+    seat: int,
+    action: Any,
+    offered: Callable[[Any, list[dict[str, Any]]], bool] | None = None,
+) -> None:
+    """``apply`` takes ``action`` if it is one of the legal actions (``offered`` decides what
+    "one of" means: plain equality unless a game compares types too), refuses it with a code and
+    a message otherwise, and never changes ``position``."""
+    before = game.dump(position)
+    legal = game.legal_actions(position, seat)
+    if offered(action, legal) if offered is not None else action in legal:
+        game.apply(position, seat, action)
+    else:
+        with pytest.raises(IllegalAction) as refused:
+            game.apply(position, seat, action)
+        assert refused.value.code and refused.value.message
+    assert game.dump(position) == before

@@ -17,6 +17,7 @@ import pytest
 from engine.protocol import IllegalAction
 from engine.whirling.cards import CAPACITY
 from engine.whirling.personalities import hand_limit
+from tests.support.randomplay import assert_accepted_exactly_when_legal
 from tests.whirling.randomplay import GAME, mode, plies
 
 MATCHES_PER_COUNT = 1000
@@ -207,12 +208,4 @@ _positions = [
 @settings(max_examples=600, deadline=None)
 @given(position=st.sampled_from(_positions), seat=st.integers(0, 2), action=_actions)
 def test_any_json_is_accepted_exactly_when_legal(position: Any, seat: int, action: Any) -> None:
-    before = GAME.dump(position)
-    legal = GAME.legal_actions(position, seat)
-    if action in legal:
-        GAME.apply(position, seat, action)
-    else:
-        with pytest.raises(IllegalAction) as refused:
-            GAME.apply(position, seat, action)
-        assert refused.value.code and refused.value.message
-    assert GAME.dump(position) == before
+    assert_accepted_exactly_when_legal(GAME, position, seat, action)
