@@ -80,9 +80,19 @@ export function t(key, params = {}) {
   return text.replace(/\{(\w+)\}/g, (_, name) => (name in params ? String(params[name]) : `{${name}}`));
 }
 
-/** Plural-aware: uses ``key.one`` when count is 1, else ``key.other``. */
+const pluralRules = {};
+/** The plural category of ``count`` in the current language (CLDR, via ``Intl.PluralRules``):
+ * "one" / "other" in English and Spanish, always "other" in Vietnamese. */
+export function pluralCategory(count) {
+  pluralRules[lang] ??= new Intl.PluralRules(lang);
+  return pluralRules[lang].select(Number(count));
+}
+
+/** Plural-aware: ``key.{category}`` for ``count`` in the current language, ``key.other`` when the
+ * language has no text of its own for that category (Spanish "many" reads as "other"). */
 export function tn(key, count, params = {}) {
-  return t(`${key}.${count === 1 ? "one" : "other"}`, { count, ...params });
+  const exact = `${key}.${pluralCategory(count)}`;
+  return t(exact in dict ? exact : `${key}.other`, { count, ...params });
 }
 
 export function translateStatic(root) {

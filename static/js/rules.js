@@ -112,7 +112,7 @@ function entry(name, ...lines) {
 }
 
 function cubes(counts) {
-  return INGREDIENTS.filter((k) => counts[k]).map((k) => `${counts[k]} ${t(`ww.ingredient.${k}`)}`).join(" + ");
+  return INGREDIENTS.filter((k) => counts[k]).map((k) => t("ww.count_of", { count: counts[k], name: t(`ww.ingredient.${k}`) })).join(" + ");
 }
 
 function choiceWords(choice) {

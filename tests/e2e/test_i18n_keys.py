@@ -1,44 +1,90 @@
-"""Every string a player sees exists in English, Tiếng Việt and Español (no browser needed)."""
+"""Every string a player sees exists in English, Tiếng Việt and Español (no browser needed).
+
+Plural keys (``tn``) are checked per language: each plural family holds exactly the categories
+its language distinguishes (``tests/support/i18n_catalog.py``).
+"""
 
 from __future__ import annotations
 
-import json
 import re
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-LANGUAGES = ("en", "vi", "es")
-PLACEHOLDER = re.compile(r"\{(\w+)\}")
-
-
-def _catalog(lang: str) -> dict[str, str]:
-    data = json.loads((ROOT / "static" / "i18n" / f"{lang}.json").read_text(encoding="utf-8"))
-    assert isinstance(data, dict)
-    return data
+from tests.support.i18n_catalog import (
+    CLDR_CATEGORIES,
+    LANGUAGES,
+    PLURAL_CATEGORIES,
+    ROOT,
+    catalog,
+    placeholders,
+    plain_keys,
+    plural_families,
+    plural_keys,
+)
 
 
 @pytest.mark.parametrize("lang", LANGUAGES[1:])
 def test_same_keys_and_placeholders_as_english(lang: str) -> None:
-    english, other = _catalog("en"), _catalog(lang)
-    assert sorted(set(english) - set(other)) == [], f"missing in {lang}"
-    assert sorted(set(other) - set(english)) == [], f"unknown keys in {lang}"
-    for key, text in english.items():
-        assert set(PLACEHOLDER.findall(other[key])) == set(PLACEHOLDER.findall(text)), key
+    english, other = catalog("en"), catalog(lang)
+    families = plural_families(english)
+    plain_en, plain_other = plain_keys(english, families), plain_keys(other, families)
+    assert sorted(plain_en - plain_other) == [], f"missing in {lang}"
+    assert sorted(plain_other - plain_en) == [], f"unknown keys in {lang}"
+    for key in plain_en:
+        assert placeholders(other[key]) == placeholders(english[key]), key
         assert other[key].strip(), f"{lang}:{key} is empty"
 
 
-def test_every_literal_key_in_the_code_is_translated() -> None:
-    english = _catalog("en")
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_plural_families_hold_the_categories_of_their_language(lang: str) -> None:
+    english, cat = catalog("en"), catalog(lang)
+    families = plural_families(english)
+    assert families, "no plural families found: the pattern is stale"
+    for family in sorted(families):
+        present = {f"{family}.{c}" for c in CLDR_CATEGORIES if f"{family}.{c}" in cat}
+        assert present == plural_keys(family, lang), f"{lang}:{family}"
+        # The count may be written as a word ("a card") in one category, never a stranger.
+        wanted = placeholders(english[f"{family}.other"])
+        for key in present:
+            assert placeholders(cat[key]) <= wanted, key
+            assert cat[key].strip(), f"{lang}:{key} is empty"
+        assert placeholders(cat[f"{family}.other"]) == wanted, f"{lang}:{family}.other"
+
+
+def test_plural_table_names_real_categories() -> None:
+    for lang, categories in PLURAL_CATEGORIES.items():
+        assert "other" in categories and set(categories) <= set(CLDR_CATEGORIES), lang
+    assert set(PLURAL_CATEGORIES) == set(LANGUAGES)
+
+
+def _used_keys() -> tuple[set[str], set[str]]:
+    """Literal keys of ``t("…")`` / ``data-i18n…="…"`` and of ``tn("…", n)`` in the client."""
     sources = [*(ROOT / "static" / "js").rglob("*.js"), *(ROOT / "templates").glob("*.html")]
-    used: set[str] = set()
+    plain: set[str] = set()
+    plural: set[str] = set()
     for path in sources:
         text = path.read_text(encoding="utf-8")
-        used |= set(re.findall(r"\bt\(\s*\"([^\"]+)\"", text))
-        used |= set(re.findall(r"data-i18n(?:-placeholder|-label)?=\"([^\"]+)\"", text))
-    assert used, "no translation keys found: the pattern is stale"
-    assert sorted(used - set(english)) == []
+        plain |= set(re.findall(r"\bt\(\s*\"([^\"]+)\"", text))
+        plain |= set(re.findall(r"data-i18n(?:-placeholder|-label)?=\"([^\"]+)\"", text))
+        plural |= set(re.findall(r"\btn\(\s*\"([^\"]+)\"", text))
+    return plain, plural
+
+
+def test_every_literal_key_in_the_code_is_translated() -> None:
+    english = catalog("en")
+    families = plural_families(english)
+    plain, plural = _used_keys()
+    assert plain and plural, "no translation keys found: the pattern is stale"
+    assert sorted(plain - plain_keys(english, families)) == [], "t() of a missing or plural key"
+    assert sorted(plural - families) == [], "tn() of a key without .one and .other"
+
+
+def test_no_count_is_glued_to_a_noun_without_plural_handling() -> None:
+    """'recipe(s)', 'witch(es)', 'receta(s)': a count in a sentence goes through ``tn``."""
+    glued = re.compile(r"\w\((?:s|es|as|os)\)|\w/s\b")
+    for lang in LANGUAGES:
+        found = sorted(k for k, text in catalog(lang).items() if glued.search(text))
+        assert found == [], f"{lang}: {found}"
 
 
 def test_game_vocabulary_is_complete() -> None:
@@ -46,7 +92,7 @@ def test_game_vocabulary_is_complete() -> None:
     from engine.whirling.cards import INGREDIENTS, PERSONALITIES
     from engine.whirling.scoring import TIE_BREAKS
 
-    english = _catalog("en")
+    english = catalog("en")
     wanted = [f"ww.ingredient.{k}" for k in INGREDIENTS]
     wanted += [f"ww.arcana.{k}" for k in ("potion", "raven", "book")]
     wanted += [f"ww.phase.{p}" for p in ("personality", "study", "brew", "over")]

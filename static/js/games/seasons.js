@@ -203,7 +203,7 @@ export async function createRenderer(ctx) {
   }
 
   function topLine(view) {
-    const values = ENERGIES.map((e) => h("span", { class: "rate", title: t("se.rate_help", { energy: energyName(e), count: view.transmute_values[e] }) }, energyToken(e), h("span", {}, `=${view.transmute_values[e]}`), crystal("tiny")));
+    const values = ENERGIES.map((e) => h("span", { class: "rate", title: tn("se.rate_help", view.transmute_values[e], { energy: energyName(e) }) }, energyToken(e), h("span", {}, `=${view.transmute_values[e]}`), crystal("tiny")));
     return h(
       "section",
       { class: "se-top" },
@@ -254,7 +254,7 @@ export async function createRenderer(ctx) {
       const state = i < p.in_play.length ? "used" : i < p.gauge ? "open" : "off";
       cells.push(h("span", { class: `gauge-cell ${state}` }));
     }
-    const text = t("se.gauge", { cards: p.in_play.length, gauge: p.gauge });
+    const text = tn("se.gauge", p.in_play.length, { gauge: p.gauge });
     return h("div", { class: "gauge", title: t("se.gauge_help"), "aria-label": text, "data-testid": `gauge-${p.seat}` }, h("span", { class: "zone-label" }, t("se.gauge_label")), h("span", { class: "gauge-cells", "aria-hidden": "true" }, cells), h("span", { class: "small" }, `${p.in_play.length}/${p.gauge}`));
   }
 
@@ -362,7 +362,7 @@ export async function createRenderer(ctx) {
     return h(
       "section",
       { class: "prelude draft", "data-testid": "draft" },
-      h("h3", {}, t("se.draft_title", { count: offer.length })),
+      h("h3", {}, tn("se.draft_title", offer.length)),
       h("p", { class: "small muted" }, picks.size ? t("se.draft_help") : t("se.draft_wait")),
       h(
         "div",

@@ -3,7 +3,7 @@
 // moves in `legal`. Every control that makes a move sends an action object taken from `legal`.
 
 import { clear, h } from "../dom.js";
-import { has } from "../i18n.js";
+import { has, tn } from "../i18n.js";
 import { attachDetail, chip, chooser as variantChooser, countsInWords, createMoves, endScreen, icon, keepFocus, playerBoard, seatsAround, token, tokens, total as sum } from "../table.js";
 
 const INGREDIENTS = ["heart", "mandrake", "mushroom", "spider", "toad"];
@@ -735,7 +735,7 @@ export async function createRenderer(ctx) {
       case "brewing_done":
         return t("ww.log.brewing_done", { name: who(e.seat) });
       case "production":
-        return t("ww.log.production", { name: who(e.seat), count: e.used.length, cubes: cubeWords(e.cauldron) });
+        return tn("ww.log.production", e.used.length, { name: who(e.seat), cubes: cubeWords(e.cauldron) });
       case "cauldron_passed": {
         const key = !total(e.cubes) ? "ww.log.cauldron_empty" : total(e.overflow) ? "ww.log.cauldron_overflow" : "ww.log.cauldron";
         return t(key, { from: who(e.from), to: who(e.to), cubes: cubeWords(e.cubes), placed: cubeWords(e.placed), overflow: cubeWords(e.overflow), count: total(e.overflow) });

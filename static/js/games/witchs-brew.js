@@ -100,7 +100,7 @@ export async function createRenderer(ctx) {
     if (!c) return null;
     return [
       h("h4", {}, stackName(c.stack)),
-      h("p", { class: "small muted" }, t("wb.vp_n", { count: c.vp })),
+      h("p", { class: "small muted" }, tn("wb.vp_n", c.vp)),
       h("p", {}, amounts(c.cost)),
       c.raven ? h("p", { class: "small" }, icon("raven"), " ", t("wb.raven_card")) : null,
       catalog.potion_data_is_placeholder ? h("p", { class: "small muted" }, t("wb.placeholder_cards")) : null,
@@ -124,7 +124,7 @@ export async function createRenderer(ctx) {
     return card({
       name: stackName(c.stack),
       head: [
-        h("span", { class: "vp", title: t("wb.vp_help"), "aria-label": t("wb.vp_n", { count: c.vp }) }, String(c.vp)),
+        h("span", { class: "vp", title: t("wb.vp_help"), "aria-label": tn("wb.vp_n", c.vp) }, String(c.vp)),
         c.raven ? h("span", { class: "raven-mark" }, icon("raven", t("wb.raven_card"))) : null,
       ],
       body: h("div", { class: "card-face" }, costTokens(c.cost)),
@@ -481,7 +481,7 @@ export async function createRenderer(ctx) {
       if (view.players[seat].hand_count !== 0) later.push(seat); // an empty hand passes by itself
     }
     out.push(h("p", {}, t("wb.prompt.respond", { role: roleName(cur.role), name: name(cur.claimant) })));
-    out.push(h("p", { class: "small muted" }, later.length ? t("wb.prompt.risk", { count: later.length }) : t("wb.prompt.last")));
+    out.push(h("p", { class: "small muted" }, later.length ? tn("wb.prompt.risk", later.length) : t("wb.prompt.last")));
     if (ui.chooser && ui.chooser.kind === "favor" && favors.length > 1) {
       out.push((optionsChooser("favor", favors, t("wb.choose_favor", { role: roleName(cur.role) }), favorText(cur.role))));
       return out;
