@@ -176,6 +176,39 @@ class MatchLog(BaseModel):
     replay: Replay | None = Field(description="the whole match, once it is over")
 
 
+class ReplayStepInfo(BaseModel):
+    step: int = Field(description="0 is the setup; step n is the match after its n-th action")
+    version: int
+    seat: int | None = Field(description="who acted (null at step 0)")
+    bot: bool
+    action: dict[str, Any] | None
+    events: list[dict[str, Any]] = Field(description="every event, private ones with '@to'")
+    to_move: list[int]
+
+
+class ReplayTimeline(BaseModel):
+    game: str
+    title: str
+    players: int
+    options: dict[str, Any]
+    seats: list[dict[str, Any]]
+    last: int = Field(description="the last step (the number of actions)")
+    steps: list[ReplayStepInfo]
+    result: dict[str, Any]
+
+
+class ReplayViews(BaseModel):
+    step: int
+    views: list[dict[str, Any]] = Field(description="every seat's view, by seat")
+    spectator: dict[str, Any]
+    to_move: list[int]
+    result: dict[str, Any] | None = Field(description="set at the last step only")
+
+
+class ReplaySteps(BaseModel):
+    steps: list[ReplayViews]
+
+
 class Health(BaseModel):
     ok: bool
     sockets: int

@@ -48,8 +48,7 @@ async def lobby(request: Request) -> HTMLResponse:
     return _page(request, "lobby.html")
 
 
-@router.get("/r/{code}", response_class=HTMLResponse, include_in_schema=False)
-async def room(request: Request, code: str) -> HTMLResponse:
+async def _room_page(request: Request, code: str, template: str) -> HTMLResponse:
     # A mistyped or expired link gets a page that says so (and a 404), not an empty room.
     if not valid_room_code(code):
         return _page(request, "no_room.html", status=404)
@@ -59,7 +58,18 @@ async def room(request: Request, code: str) -> HTMLResponse:
         if exc.code != "room_not_found":
             raise
         return _page(request, "no_room.html", status=404)
-    return _page(request, "room.html", code=code)
+    return _page(request, template, code=code)
+
+
+@router.get("/r/{code}", response_class=HTMLResponse, include_in_schema=False)
+async def room(request: Request, code: str) -> HTMLResponse:
+    return await _room_page(request, code, "room.html")
+
+
+@router.get("/r/{code}/replay", response_class=HTMLResponse, include_in_schema=False)
+async def replay(request: Request, code: str) -> HTMLResponse:
+    """The finished match step by step (``static/js/replay.js``; see app/README.md)."""
+    return await _room_page(request, code, "replay.html")
 
 
 class _Static(StaticFiles):

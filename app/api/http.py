@@ -21,12 +21,15 @@ from app.messages import (
     JoinRoom,
     MatchLog,
     MoveSeat,
+    ReplaySteps,
+    ReplayTimeline,
     RoomInfo,
     RoomWithSeat,
     SeatInfo,
     StateMessage,
     SubmitAction,
 )
+from app.replay import replays
 from app.rooms.hub import Hub
 from app.rooms.service import RoomService
 from app.store.repository import RoomRecord
@@ -219,3 +222,19 @@ async def submit_action(
 @router.get("/api/rooms/{code}/log", response_model=MatchLog, tags=["room"])
 async def get_log(code: Code, coven: ServicesDep) -> MatchLog:
     return MatchLog.model_validate(await coven.service.log(code))
+
+
+@router.get("/api/rooms/{code}/replay", response_model=ReplayTimeline, tags=["room"])
+async def get_replay(code: Code, coven: ServicesDep) -> Response:
+    """The finished match step by step (409 ``not_finished`` before its end)."""
+    built = await replays(coven.service).get(code)
+    return Response(wire.dumps(built.timeline), media_type="application/json")
+
+
+@router.get("/api/rooms/{code}/replay/steps", response_model=ReplaySteps, tags=["room"])
+async def get_replay_steps(
+    code: Code, coven: ServicesDep, start: int = 0, count: int = 1
+) -> Response:
+    """Every seat's view at ``count`` steps (at most ``app.replay.MAX_COUNT``) from ``start``."""
+    built = await replays(coven.service).get(code)
+    return Response(wire.dumps({"steps": built.steps(start, count)}), media_type="application/json")
