@@ -12,12 +12,14 @@ export function typedName(raw) {
   return VISIBLE.test(name) ? name : "";
 }
 
-/** A refusal from `api()` (an ApiError: status, code, message) as a sentence to show. */
+/** A refusal as a sentence to show, by its stable code: an ApiError of `api()` (status, code,
+ * message) or an `error` message of the socket (code, message). */
 export function errorText(err) {
   const code = err && err.code;
   // Validation errors name their field first ("name: …", app/main.py).
   if (code === "validation_error" && /^name\b/.test(err.message || "")) return t("lobby.name_refused");
   const key = `room.error_${code}`;
   if (code && has(key)) return t(key);
-  return t("error.generic", { message: (err && err.message) || String(err) });
+  // Never the server's English message: a code this client does not know yet reads as a refusal.
+  return t("error.refused");
 }

@@ -2,13 +2,16 @@
 // table log, and the live table drawn by the game's renderer (static/js/games/{game}.js).
 
 import { api, createRoom, playerName, rejoinUrl, roomUrl, seats as seatStore } from "./api.js";
+import { createChat } from "./chat.js";
 import { RoomClient } from "./client.js";
 import { clear, copyText, h, toast } from "./dom.js";
 import { errorText, typedName } from "./forms.js";
 import { has, initI18n, onLanguageChange, t } from "./i18n.js";
+import { logLine } from "./log_lines.js";
 import { qrSvg } from "./qr.js";
 import { loadRenderer } from "./renderers.js";
 import { clockWords, optionWords } from "./setup_text.js";
+import { createTalk } from "./talk.js";
 import { createTurnAlert } from "./turn_alert.js";
 
 const code = document.getElementById("room").dataset.code;
@@ -28,6 +31,9 @@ const page = {
   joinError: "", // why the last join was refused (shown under the form)
   qrFor: null, // the invite link the drawn QR code holds
   turnAlert: null, // title, sound and notification when this seat's turn comes (turn_alert.js)
+  chat: null, // the chat lines and the message being sent (chat.js)
+  talk: null, // chat and log at hand: the side column or the phone's drawer (talk.js)
+  sideFolded: false, // the side panels were folded for the match (on a phone, once)
 };
 
 // Bot levels the server offers (engine.bots.LEVELS), weakest first.
@@ -131,10 +137,21 @@ function renderSeats() {
   document.getElementById("spectators").textContent = page.spectators ? t("room.spectators", { count: page.spectators }) : "";
 }
 
+// On a phone the seats and invite panels fold to their headings once the match is on (the
+// players' own areas show who sits where); a tap on a heading opens them again.
+const FOLD_SIDE = "(max-width: 980px)";
+function foldSidePanels(started) {
+  if (!started || page.sideFolded) return;
+  page.sideFolded = true;
+  if (!window.matchMedia(FOLD_SIDE).matches) return;
+  for (const id of ["seats-panel", "invite-panel"]) document.getElementById(id).open = false;
+}
+
 function renderWaiting() {
   const room = page.room;
   const waiting = document.getElementById("waiting");
   const started = room && room.status !== "open";
+  foldSidePanels(Boolean(started && page.state));
   waiting.hidden = Boolean(started && page.state);
   document.getElementById("table").hidden = !page.state;
   if (!room) return;
@@ -362,9 +379,7 @@ function addLog(version, events) {
 }
 
 function describe(event) {
-  const text = page.renderer ? page.renderer.describe(event) : null;
-  if (text) return text;
-  return event.type === "match_started" ? t("room.match_started") : null;
+  return logLine(page.renderer, event);
 }
 
 function renderLog() {
@@ -406,24 +421,15 @@ async function fillLog(fromVersion, toVersion, alreadyHave = []) {
   }
 }
 
-// -- chat --------------------------------------------------------------------------------------
-function chatLine(message) {
-  const list = document.getElementById("chat");
-  const parts = [];
-  const pattern = /(https?:\/\/\S+\/r\/[\w-]+)/g;
-  let last = 0;
-  for (const match of message.text.matchAll(pattern)) {
-    parts.push(message.text.slice(last, match.index));
-    parts.push(h("a", { href: match[0] }, match[0]));
-    last = match.index + match[0].length;
-  }
-  parts.push(message.text.slice(last));
-  const who = message.seat === null || message.seat === undefined ? t("room.spectator") : message.name;
-  list.append(h("li", {}, h("strong", {}, `${who}: `), parts));
-  list.scrollTop = list.scrollHeight;
+// -- the live table ----------------------------------------------------------------------------
+// The end screen (drawn by the game's renderer) offers the replay, to players and spectators.
+function offerReplay() {
+  const end = document.querySelector("#table [data-testid=game-over]");
+  if (!end || end.querySelector("[data-testid=watch-replay]")) return;
+  const link = h("a", { class: "btn", href: `/r/${encodeURIComponent(code)}/replay`, "data-testid": "watch-replay" }, t("replay.watch"));
+  (end.querySelector(".button-row") || end).append(link);
 }
 
-// -- the live table ----------------------------------------------------------------------------
 async function ensureRenderer() {
   if (page.renderer) return page.renderer;
   page.rendererLoading ||= loadRenderer(page.room.game, {
@@ -456,6 +462,7 @@ async function onState(message) {
   }
   addLog(message.version, message.events || []);
   await ensureRenderer();
+  page.talk.logLines((message.events || []).filter((event) => describe(event)).length);
   if (page.state !== message) return; // a newer message arrived while the renderer loaded
   renderSeats();
   renderWaiting();
@@ -476,14 +483,21 @@ async function main() {
   takeTokenFromHash();
   page.mine = seatStore.get(code);
   page.turnAlert = createTurnAlert({ t, code });
+  page.talk = createTalk(code);
   try {
     await refreshRoom();
   } catch (err) {
-    document.getElementById("waiting-title").textContent = err.status === 404 ? t("room.not_found") : t("error.generic", { message: err.message });
+    document.getElementById("waiting-title").textContent = err.status === 404 ? t("room.not_found") : errorText(err);
     document.getElementById("room-status").append(h("a", { href: "/" }, t("room.back_to_lobby")));
     return;
   }
+  new MutationObserver(offerReplay).observe(document.getElementById("table"), { childList: true, subtree: true });
   const client = (page.client = new RoomClient(code, page.mine && page.mine.token));
+  page.chat = createChat({
+    client,
+    mySeat: () => (page.mine ? page.mine.seat : null),
+    onLine: (line) => page.talk.chatLine(line),
+  });
   client
     .on("status", (status) => {
       setConnection(status);
@@ -503,7 +517,7 @@ async function main() {
       renderWaiting();
       if (page.renderer && page.state) page.renderer.render(page.state);
     })
-    .on("chat", chatLine)
+    .on("chat", (message) => page.chat.receive(message))
     .on("seat", (message) => {
       // The host changed the seat order, or the start closed a gap: same token, new number.
       if (!page.mine || typeof message.seat !== "number") return;
@@ -518,6 +532,7 @@ async function main() {
       }, 1500);
     })
     .on("error", (message) => {
+      if (page.chat.refused(message)) return; // shown beside the chat input, kept there
       if (page.renderer && page.renderer.rejected) page.renderer.rejected(message);
       page.turnAlert.rejected();
       toast(errorText(message), "error");
@@ -542,16 +557,11 @@ async function main() {
   document.getElementById("copy-rejoin").addEventListener("click", async () => {
     if (await copyText(document.getElementById("rejoin-link"))) toast(t("room.copied"));
   });
-  document.getElementById("chat-form").addEventListener("submit", (event) => {
-    event.preventDefault();
-    const input = document.getElementById("chat-input");
-    const text = input.value.trim();
-    if (text && client.chat(text)) input.value = "";
-  });
   onLanguageChange(() => {
     setConnection(client.status);
     renderAll();
     page.turnAlert.redraw();
+    page.chat.redraw();
   });
   renderAll();
   document.body.dataset.ready = "1";

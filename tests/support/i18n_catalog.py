@@ -36,7 +36,8 @@ def plural_families(english: dict[str, str]) -> set[str]:
 
     (A plain key may end in ``.other`` too, such as ``se.answer.other``: it has no ``.one``.)
     """
-    return {k[: -len(".one")] for k in english if k.endswith(".one") and f"{k[:-4]}.other" in english}
+    ones = {k[: -len(".one")] for k in english if k.endswith(".one")}
+    return {base for base in ones if f"{base}.other" in english}
 
 
 def plural_keys(family: str, lang: str) -> set[str]:
