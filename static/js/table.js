@@ -92,6 +92,43 @@ export function cardBacks(count, label) {
   return h("span", { class: "card-backs", role: "img", "aria-label": label, title: label }, backs);
 }
 
+/**
+ * A slot that takes any one of several kinds (a cost or an ingredient "spider or toad"), readable
+ * without hovering: a dashed pill holding a small token of each kind with "/" between them, or,
+ * when every kind is allowed, a token of all colours and `anyLabel` written out. `count` > 1
+ * writes "3×" before it (three such slots). `label` (the kinds in words) is read out.
+ */
+export function oneOf(shape, kinds, { label, kindLabel, all = false, anyLabel = "", count = 1 }) {
+  const inside = [];
+  if (all) inside.push(h("span", { class: `${shape} c-any`, "aria-hidden": "true" }), h("span", { class: "one-of-word" }, anyLabel));
+  else kinds.forEach((kind, i) => {
+    if (i) inside.push(h("span", { class: "one-of-or", "aria-hidden": "true" }, "/"));
+    inside.push(h("span", { class: `${shape} c-${kind}`, "aria-hidden": "true", title: kindLabel ? kindLabel(kind) : null }));
+  });
+  const text = count > 1 ? `${count} × ${label}` : label;
+  return h(
+    "span",
+    { class: `one-of ${all ? "all" : ""}`.trim(), role: "img", "aria-label": text, title: text, "data-kinds": kinds.join(" ") },
+    count > 1 ? h("span", { class: "one-of-count", "aria-hidden": "true" }, `${count}×`) : null,
+    inside,
+  );
+}
+
+/**
+ * What this seat has chosen and now waits on (a hidden pick until the reveal, the cards kept, a
+ * production sheet), so her choice stays in sight: `title` ("Your choice"), the chosen cards
+ * (nodes) and an optional `note`. Feed it only from the seat's own view.
+ */
+export function yourChoice({ title, items, note = null, testid = "your-choice" }) {
+  return h(
+    "section",
+    { class: "your-choice", "data-testid": testid, "aria-label": title },
+    h("h4", {}, title),
+    h("div", { class: "your-choice-items" }, items),
+    note ? h("p", { class: "small muted" }, note) : null,
+  );
+}
+
 // -- moves ---------------------------------------------------------------------------------------
 /**
  * The move sender of one table: `send(action)` marks the table pending (`data-pending="1"` on
@@ -105,6 +142,7 @@ export function createMoves(ctx, rootSelector, redraw, { before = null } = {}) {
     send(action) {
       if (moves.pending) return;
       moves.pending = true;
+      moves.asking = null;
       // Disabling the control that was used drops the focus: keepFocus brings it back.
       const active = document.activeElement;
       sentFrom = active && ctx.root.contains(active) && active.dataset.key ? active.dataset.key : null;
@@ -128,8 +166,72 @@ export function createMoves(ctx, rootSelector, redraw, { before = null } = {}) {
         content || label,
       );
     },
+    asking: null, // the `key` of the confirm button whose question is open
+    /**
+     * A button for a move that cannot be taken back ("done", "end turn", "decline"): the first
+     * click opens a small question over the page (nothing around it moves); its yes button sends
+     * `action`, its no button or Escape closes it and sends nothing. `needed` false (nothing
+     * would be lost, e.g. it is the only move left, or the engine offers an undo for it) sends
+     * at once. `words`: {ask, yes, no}. The question stays open across redraws until answered.
+     * Both the button and the yes carry `data-action` = `kind`; the yes comes first in the page.
+     */
+    confirm(label, action, { words, needed = true, kind = action.type, cls = "btn", key, testid = null }) {
+      if (!needed) return moves.button(label, action, { kind, cls, key, testid });
+      const open = moves.asking === key;
+      const close = () => {
+        moves.asking = null;
+        redraw();
+        const again = ctx.root.querySelector(`[data-key="${CSS.escape(key)}"]`);
+        if (again) again.focus();
+      };
+      const question = open
+        ? h(
+          "div",
+          { class: "confirm-pop", role: "alertdialog", "aria-label": words.ask, "data-testid": "confirm", onkeydown: (event) => { if (event.key === "Escape") close(); } },
+          h("p", {}, words.ask),
+          h(
+            "div",
+            { class: "button-row" },
+            h("button", { class: "btn primary", type: "button", "data-action": kind, "data-key": `${key}-yes`, "data-role": "confirm-yes", disabled: moves.pending, onclick: () => moves.send(action) }, words.yes),
+            h("button", { class: "btn ghost", type: "button", "data-key": `${key}-no`, "data-role": "cancel", onclick: close }, words.no),
+          ),
+        )
+        : null;
+      if (question) queueMicrotask(() => keepOnScreen(question));
+      return h(
+        "span",
+        { class: `confirm-wrap ${open ? "open" : ""}`.trim() },
+        question,
+        h(
+          "button",
+          {
+            class: cls, type: "button", "data-action": kind, "data-key": key, "data-testid": testid, "aria-haspopup": "dialog", "aria-expanded": String(open), disabled: moves.pending,
+            onclick: () => {
+              if (open) return close();
+              moves.asking = key;
+              redraw();
+              // The focus goes to "no": a second Enter or a double click does not answer yes.
+              const no = ctx.root.querySelector(`[data-key="${CSS.escape(`${key}-no`)}"]`);
+              if (no) no.focus();
+            },
+          },
+          label,
+        ),
+      );
+    },
   };
   return moves;
+}
+
+/** Shift a floating element sideways so it stays inside the window (it is placed by CSS). */
+function keepOnScreen(node) {
+  if (!node.isConnected) return;
+  const rect = node.getBoundingClientRect();
+  const width = document.documentElement.clientWidth;
+  let shift = 0;
+  if (rect.right > width - 8) shift = width - 8 - rect.right;
+  if (rect.left + shift < 8) shift = 8 - rect.left;
+  if (shift) node.style.transform = `translateX(${Math.round(shift)}px)`;
 }
 
 /**
@@ -137,8 +239,10 @@ export function createMoves(ctx, rootSelector, redraw, { before = null } = {}) {
  * kind, key, group, groupHead}`; neighbours with the same `group` key are shown together under
  * the first one's `groupHead` (a node or text).
  * Escape or the cancel button calls `onCancel` (omit it for a chooser that cannot be closed).
+ * `overlay`: it opens over what follows it instead of pushing it down (a chooser that opens on
+ * a click must not move the page).
  */
-export function chooser({ title, help = null, options, onCancel = null, cancelLabel = "", disabled = false, testid = "chooser" }) {
+export function chooser({ title, help = null, options, onCancel = null, cancelLabel = "", disabled = false, testid = "chooser", overlay = false }) {
   const groups = [];
   for (const option of options) {
     const last = groups[groups.length - 1];
@@ -147,7 +251,7 @@ export function chooser({ title, help = null, options, onCancel = null, cancelLa
   }
   const button = (o) =>
     h("li", {}, h("button", { class: `btn option variant ${o.cls || ""}`, type: "button", "data-action": o.kind, "data-key": o.key, "aria-label": o.label, title: o.label, disabled, onclick: o.onClick }, o.content || o.label));
-  return h(
+  const box = h(
     "div",
     { class: "chooser", role: "dialog", "aria-label": title, "data-testid": testid, onkeydown: onCancel ? (event) => { if (event.key === "Escape") onCancel(); } : null },
     h("h4", {}, title),
@@ -162,6 +266,7 @@ export function chooser({ title, help = null, options, onCancel = null, cancelLa
     ),
     onCancel ? h("button", { class: "btn ghost", type: "button", "data-role": "cancel", onclick: onCancel }, cancelLabel) : null,
   );
+  return overlay ? h("div", { class: "chooser-anchor" }, box) : box;
 }
 
 // -- players -------------------------------------------------------------------------------------
@@ -190,21 +295,54 @@ export function chip(text, kind = "", testid = null) {
 /**
  * A player's board: a header (presence dot, name, chips) and the body. `mine` marks the
  * viewer's own board (`data-testid="my-board"`, others `board-{seat}`); `active` the seat that
- * owes a move now.
+ * owes a move now. `collapsible` (for another player's board) makes it an `opponentPanel`: the
+ * header is its summary, the body its detail, and `glance` nodes join the header while it is
+ * collapsed (a compact count of what the body shows in full).
  */
-export function playerBoard(ctx, seat, { mine = false, active = false, chips = [], body = [], extra = "" } = {}) {
-  return h(
-    "section",
-    { class: `board ${mine ? "mine" : ""} ${active ? "active" : ""} ${extra}`.trim(), "data-seat": seat, "data-testid": mine ? "my-board" : `board-${seat}` },
-    h(
-      "header",
-      { class: "board-head" },
-      presenceDot(ctx, seat),
-      h("strong", { class: "board-name", "data-testid": mine ? "my-seat-name" : null }, ctx.seatName(seat)),
-      chips,
-    ),
-    body,
-  );
+export function playerBoard(ctx, seat, { mine = false, active = false, chips = [], body = [], extra = "", collapsible = false, glance = [] } = {}) {
+  const attrs = { class: `board ${mine ? "mine" : ""} ${active ? "active" : ""} ${extra}`.trim(), "data-seat": seat, "data-testid": mine ? "my-board" : `board-${seat}` };
+  const name = h("strong", { class: "board-name", "data-testid": mine ? "my-seat-name" : null }, ctx.seatName(seat));
+  if (collapsible && !mine) {
+    return opponentPanel([chips, h("span", { class: "glance" }, glance)], body, { key: `board-${seat}`, label: [presenceDot(ctx, seat), name], attrs, headClass: "board-head" });
+  }
+  return h("section", attrs, h("header", { class: "board-head" }, presenceDot(ctx, seat), name, chips), body);
+}
+
+// -- another player's area: a compact summary that opens on a tap --------------------------------
+// Collapsed by default on a phone-sized screen, open on a wider one; what the player chose for
+// each panel (by key) holds across redraws and new messages.
+const NARROW = "(max-width: 560px)";
+const chosenOpen = new Map();
+let panelIds = 0;
+
+/**
+ * A collapsible panel: a header with a toggle button (`label` nodes, aria-expanded) followed by
+ * `summary` nodes, always shown; `detail` nodes below it while open. A tap anywhere on the header
+ * outside its other controls toggles it too. `attrs` go on the panel (a <section>), which carries
+ * the class `collapsed` and `data-open` for its state.
+ */
+export function opponentPanel(summary, detail, { key, label, attrs = {}, headClass = "" }) {
+  const id = `panel-${(panelIds += 1)}`;
+  const open = chosenOpen.has(key) ? chosenOpen.get(key) : !window.matchMedia(NARROW).matches;
+  const toggle = h("button", { class: "panel-toggle", type: "button", "aria-expanded": String(open), "aria-controls": id, "data-testid": `toggle-${key}`, "data-key": `toggle-${key}` }, h("span", { class: "chevron", "aria-hidden": "true" }), label);
+  const body = h("div", { class: "panel-detail", id, hidden: !open }, detail);
+  const panel = h("section", { ...attrs, class: `${attrs.class || ""} collapsible ${open ? "" : "collapsed"}`.trim(), "data-open": open ? "1" : "0" });
+  const head = h("header", { class: `${headClass} panel-head`.trim() }, toggle, summary);
+  function set(next) {
+    chosenOpen.set(key, next);
+    toggle.setAttribute("aria-expanded", String(next));
+    body.hidden = !next;
+    panel.classList.toggle("collapsed", !next);
+    panel.dataset.open = next ? "1" : "0";
+  }
+  head.addEventListener("click", (event) => {
+    const target = event.target instanceof Element ? event.target : null;
+    const other = target && target.closest("button, a, input, select, label, [data-detail], [tabindex]");
+    if (other && other !== toggle) return;
+    set(panel.dataset.open !== "1");
+  });
+  panel.append(head, body);
+  return panel;
 }
 
 let sentFrom = null; // the data-key of the control that sent the last move

@@ -329,7 +329,7 @@ export async function createRenderer(ctx) {
       ),
       inPlay(view, p, mine ? message.legal : []),
     ];
-    return playerBoard(ctx, seat, { mine, active: owes && view.phase !== "over", chips, body, extra: "se-board" });
+    return playerBoard(ctx, seat, { mine, active: owes && view.phase !== "over", chips, body, extra: "se-board", collapsible: true });
   }
 
   // -- my hand -------------------------------------------------------------------------------

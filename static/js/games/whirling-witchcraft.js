@@ -4,7 +4,7 @@
 
 import { clear, h } from "../dom.js";
 import { has, tn } from "../i18n.js";
-import { attachDetail, chip, chooser as variantChooser, countsInWords, createMoves, endScreen, icon, keepFocus, playerBoard, seatsAround, token, tokens, total as sum } from "../table.js";
+import { attachDetail, chip, chooser as variantChooser, countsInWords, createMoves, endScreen, icon, keepFocus, oneOf, playerBoard, seatsAround, token, tokens, total as sum, yourChoice } from "../table.js";
 
 const INGREDIENTS = ["heart", "mandrake", "mushroom", "spider", "toad"];
 const ARCANA = ["potion", "raven", "book"];
@@ -29,6 +29,7 @@ export async function createRenderer(ctx) {
     chooser: null, // {kind: "brew", recipe} | {kind: "scholar"} | {kind: "claim"}
     passes: [], // the last round's cauldron passes, told in words on the table
     confirmSwap: false,
+    raven: [], // the cubes picked on the workbench for the Raven, in the order they were clicked
   };
   const moves = createMoves(ctx, ".ww", rerender, { before: () => { ui.chooser = null; } });
   // A card's whole text on hover or focus, pinned by a tap (a phone has no hover).
@@ -65,18 +66,25 @@ export async function createRenderer(ctx) {
   // -- cubes and cards -----------------------------------------------------------------------
   const cube = (kind, extra = "") => token("cube", kind, ing(kind), extra);
 
-  function choiceCube(kinds) {
-    const label = kinds.map(ing).join(" / ");
-    const step = 100 / kinds.length;
-    const stops = kinds.map((k, i) => `var(--${k}) ${i * step}% ${(i + 1) * step}%`).join(", ");
-    return h("span", { class: "cube choice", role: "img", "aria-label": label, title: label, style: { background: `conic-gradient(${stops})` } });
+  // A slot that takes one cube of any of `kinds`, drawn so it reads without hovering.
+  function choiceCube(kinds, count = 1) {
+    const all = INGREDIENTS.every((k) => kinds.includes(k));
+    const label = all ? t("ww.any_cube") : kinds.map(ing).join(" / ");
+    return oneOf("cube", kinds, { label, kindLabel: ing, all, anyLabel: t("ww.any"), count });
   }
 
   const cubes = (dict, extra = "") => tokens("cube", dict, INGREDIENTS, ing, extra);
 
   function slots(fixed, choices) {
     const out = cubes(fixed);
-    for (const slot of choices || []) out.push(choiceCube(slot));
+    // Identical choice slots side by side are drawn once with their count ("3× any").
+    const groups = [];
+    for (const slot of choices || []) {
+      const last = groups[groups.length - 1];
+      if (last && last.kinds.join() === slot.join()) last.count += 1;
+      else groups.push({ kinds: slot, count: 1 });
+    }
+    for (const group of groups) out.push(choiceCube(group.kinds, group.count));
     return out.length ? h("span", { class: "slots" }, out) : h("span", { class: "slots none" }, "∅");
   }
 
@@ -175,7 +183,8 @@ export async function createRenderer(ctx) {
     );
   }
 
-  function workbench(player, production, before) {
+  // `pick` (her own sheet, a Raven pending): every cube is a toggle that picks it for removal.
+  function workbench(player, production, before, pick = null) {
     const rows = catalog.ingredients.map(({ key, capacity }) => {
       const now = production ? production.workbench[key] : player.workbench[key];
       const had = player.workbench[key];
@@ -187,7 +196,8 @@ export async function createRenderer(ctx) {
         if (i < now) cls += ` filled c-${key}`;
         else if (i < had) cls += ` spent c-${key}`;
         if (i < had && i >= earlier) cls += " new-cube";
-        cells.push(h("span", { class: cls }));
+        if (pick && i < now) cells.push(ravenCube(key, i, now));
+        else cells.push(h("span", { class: cls }));
       }
       return h(
         "div",
@@ -199,6 +209,38 @@ export async function createRenderer(ctx) {
     });
     return h("div", { class: "workbench", "aria-label": t("ww.workbench") }, h("div", { class: "zone-label" }, t("ww.workbench")), rows);
   }
+
+  // One cube on her workbench while the Raven is pending: a click picks it or puts it back.
+  function ravenCube(key, i, now) {
+    const on = ui.raven.includes(`${key}:${i}`);
+    const label = t(on ? "ww.raven.cube_picked" : "ww.raven.cube", { name: ing(key), n: i + 1, of: now });
+    return h("button", {
+      class: `slot filled c-${key} pickable ${on ? "picked" : ""}`,
+      type: "button",
+      "data-action": "pick-cube",
+      "data-ingredient": key,
+      "data-key": `raven-${key}-${i}`,
+      "aria-pressed": String(on),
+      "aria-label": label,
+      title: label,
+      disabled: moves.pending,
+      onclick: () => toggleRavenCube(`${key}:${i}`),
+    });
+  }
+
+  function toggleRavenCube(cubeId) {
+    if (ui.raven.includes(cubeId)) ui.raven = ui.raven.filter((c) => c !== cubeId);
+    else {
+      ui.raven.push(cubeId);
+      const most = Math.max(0, ...ravenActions().map((a) => total(a.remove)));
+      while (ui.raven.length > most) ui.raven.shift(); // a third click drops the oldest pick
+    }
+    rerender();
+  }
+
+  const ravenActions = () => (ui.message ? ui.message.legal.filter((a) => a.type === "raven") : []);
+  const ravenCounts = () => Object.fromEntries(INGREDIENTS.map((k) => [k, ui.raven.filter((c) => c.startsWith(`${k}:`)).length]).filter(([, n]) => n));
+  const sameCubes = (a, b) => INGREDIENTS.every((k) => (a[k] || 0) === (b[k] || 0));
 
   function arcanaTracks(player, before) {
     return h(
@@ -249,11 +291,7 @@ export async function createRenderer(ctx) {
         extra: `${entry.own ? "own" : ""} ${used ? "used" : ""} ${canUse ? "usable" : ""} ${freshCard && freshCard === entry.card && !entry.own ? "flip-in" : ""}`,
       });
       if (used) card.append(h("div", { class: "used-badge" }, t("ww.used")));
-      if (canUse) {
-        card.append(
-          h("button", { class: "btn small use", type: "button", "data-action": "use-recipe", "data-recipe": entry.card, "data-key": `use-${entry.card}`, onclick: () => openChooser({ kind: "brew", recipe: entry.card }) }, t("ww.use")),
-        );
-      }
+      if (canUse) card.append(useButton(entry.card, `use-${entry.card}`, "btn small use", t("ww.use")));
       return card;
     });
     return h("div", { class: "tableau", "aria-label": t("ww.tableau") }, items.length ? items : h("span", { class: "muted small" }, t("ww.no_recipes")));
@@ -270,6 +308,7 @@ export async function createRenderer(ctx) {
     const power = personality && personality !== "hidden" ? catalog.personalities[personality] : null;
     return playerBoard(ctx, player.seat, {
       mine,
+      collapsible: true, // another witch's board opens on a tap on a phone
       chips: [
         h("span", { class: "persona", ...(power ? { tabindex: "0", "data-detail": "persona", "data-personality": personality } : {}) }, personality === null && view.phase !== "personality" ? t("ww.no_personality") : personalityName(personality)),
         chip(status, statusClass, `status-${player.seat}`),
@@ -282,7 +321,7 @@ export async function createRenderer(ctx) {
           "div",
           { class: "board-body" },
           h("div", { class: "board-col" }, circle(player, fresh.circle.has(player.seat)), cauldron(player, production, view.phase), arcanaTracks(player, fresh.arcana.get(player.seat))),
-          workbench(player, production, fresh.bench.get(player.seat)),
+          workbench(player, production, fresh.bench.get(player.seat), mine && ravenActions().length ? true : null),
         ),
         tableau(player, mine, usable, production, fresh.cards.get(player.seat)),
       ],
@@ -292,6 +331,21 @@ export async function createRenderer(ctx) {
   // -- the hand and the move panel -----------------------------------------------------------
   const send = (action) => moves.send(action);
   const moveButton = (label, action, options) => moves.button(label, action, options);
+
+  // Using a recipe: with one legal way it is done in this one click; with more, the ways open.
+  function useButton(recipe, key, cls, label) {
+    const ways = ui.message.legal.filter((a) => a.type === "brew" && a.recipe === recipe);
+    const only = ways.length === 1 ? ways[0] : null;
+    const title = only ? t("ww.use_as", { card: cardName(recipe), how: variantLabel(only) }) : t("ww.use_choose", { card: cardName(recipe), count: ways.length });
+    return h(
+      "button",
+      {
+        class: cls, type: "button", "data-action": "use-recipe", "data-recipe": recipe, "data-ways": String(ways.length), "data-key": key, title, "aria-label": title, disabled: moves.pending,
+        onclick: () => (only ? send(only) : openChooser({ kind: "brew", recipe })),
+      },
+      label,
+    );
+  }
 
   function openChooser(chooser) {
     ui.chooser = chooser;
@@ -345,22 +399,31 @@ export async function createRenderer(ctx) {
     if (plays.length) {
       if (ui.selected && !plays.some((a) => a.card === ui.selected)) ui.selected = null;
       out.push(h("p", {}, t("ww.prompt.study")));
-      if (ui.selected) {
-        const straight = plays.find((a) => a.card === ui.selected && !a.rotated);
-        const turned = plays.find((a) => a.card === ui.selected && a.rotated);
-        if (!turned) ui.rotated = false;
-        if (!straight) ui.rotated = true;
-        const action = ui.rotated ? turned : straight;
-        out.push(h("div", { class: "preview" }, recipeCard(ui.selected, ui.rotated)));
-        out.push(
+      // The picked card is marked (and turned) in the hand itself; here one line and the same
+      // two buttons whether a card is picked or not, so picking one moves nothing on the page.
+      const straight = ui.selected ? plays.find((a) => a.card === ui.selected && !a.rotated) : null;
+      const turned = ui.selected ? plays.find((a) => a.card === ui.selected && a.rotated) : null;
+      if (ui.selected && !turned) ui.rotated = false;
+      if (ui.selected && !straight) ui.rotated = true;
+      const action = ui.rotated ? turned : straight;
+      const canTurn = Boolean(turned && straight);
+      out.push(
+        h(
+          "div",
+          { class: "study-actions", "data-testid": "study-actions" },
+          h("p", { class: `small study-chosen ${ui.selected ? "" : "muted"}`, "data-testid": "study-chosen" }, ui.selected ? t(ui.rotated ? "ww.chosen_turned" : "ww.chosen", { card: cardName(ui.selected) }) : t("ww.prompt.pick_card")),
           h(
             "div",
             { class: "button-row" },
-            turned && straight ? h("button", { class: "btn", type: "button", "data-action": "toggle-rotate", "data-key": "rotate", "aria-pressed": String(ui.rotated), disabled: moves.pending, onclick: () => { ui.rotated = !ui.rotated; rerender(); } }, ui.rotated ? t("ww.turn_back") : t("ww.turn")) : null,
-            moveButton(t("ww.play_this"), action, { cls: "btn primary", key: "play" }),
+            h(
+              "button",
+              { class: `btn ${canTurn ? "" : "unneeded"}`, type: "button", "data-action": canTurn ? "toggle-rotate" : null, "data-key": "rotate", "aria-pressed": String(ui.rotated), "aria-hidden": canTurn ? null : "true", tabindex: canTurn ? null : "-1", disabled: moves.pending || !canTurn, onclick: () => { ui.rotated = !ui.rotated; rerender(); } },
+              ui.rotated ? t("ww.turn_back") : t("ww.turn"),
+            ),
+            action ? moveButton(t("ww.play_this"), action, { cls: "btn primary", key: "play" }) : h("button", { class: "btn primary", type: "button", "data-key": "play", disabled: true }, t("ww.play_this")),
           ),
-        );
-      } else out.push(h("p", { class: "muted small" }, t("ww.prompt.pick_card")));
+        ),
+      );
     }
     const extras = [];
     for (const a of legal) {
@@ -386,21 +449,41 @@ export async function createRenderer(ctx) {
       if (!production.triggers.includes(kind)) continue;
       const options = legal.filter((a) => a.type === kind);
       const decline = legal.find((a) => a.type === "decline" && a.arcana === kind);
-      const buttons = options.map((a) => {
-        if (kind === "raven") return moveButton("", a, { key: `raven-${JSON.stringify(a.remove)}`, cls: "btn option", content: [t("ww.remove"), " ", h("span", { class: "slots" }, cubes(a.remove))] });
-        return moveButton("", a, { key: `${kind}-${a.ingredient}`, cls: "btn option", content: [cube(a.ingredient), " ", ing(a.ingredient)] });
-      });
+      const declining = decline ? moveButton(t("ww.decline"), decline, { kind: "decline", cls: "btn ghost", key: `decline-${kind}` }) : null;
+      const choice = kind === "raven"
+        ? ravenPick(options, declining)
+        : h("div", { class: "button-row wrap" }, options.map((a) => moveButton("", a, { key: `${kind}-${a.ingredient}`, cls: "btn option", content: [cube(a.ingredient), " ", ing(a.ingredient)] })), declining);
       out.push(
         h(
           "div",
           { class: `arcana-choice arcana-${kind}`, "data-testid": `arcana-${kind}` },
           h("h4", {}, icon(kind, t(`ww.trigger.${kind}`)), " ", t(`ww.trigger.${kind}`)),
           h("p", { class: "small muted" }, t(`ww.trigger_help.${kind}`)),
-          h("div", { class: "button-row wrap" }, buttons, decline ? moveButton(t("ww.decline"), decline, { kind: "decline", cls: "btn ghost", key: `decline-${kind}` }) : null),
+          choice,
         ),
       );
     }
     return out;
+  }
+
+  // The Raven: the cubes are picked by clicking them on the workbench below; this says which are
+  // picked and sends the legal `raven` action that removes exactly those (one button, same place).
+  function ravenPick(options, declining) {
+    const picked = ravenCounts();
+    const action = total(picked) ? options.find((a) => sameCubes(a.remove, picked)) : null;
+    return [
+      h("p", { class: "small", "data-testid": "raven-help" }, t("ww.raven.help")),
+      h(
+        "div",
+        { class: "raven-pick" },
+        h("span", { class: "small muted" }, t("ww.raven.picked")),
+        h("span", { class: "raven-picked", "data-testid": "raven-picked" }, total(picked) ? cubes(picked) : h("span", { class: "muted small" }, t("ww.raven.none"))),
+        action
+          ? moveButton(t("ww.raven.remove"), action, { cls: "btn primary", key: "raven-remove" })
+          : h("button", { class: "btn primary", type: "button", "data-key": "raven-remove", disabled: true }, t("ww.raven.remove")),
+        declining,
+      ),
+    ];
   }
 
   function variantContent(action) {
@@ -437,6 +520,7 @@ export async function createRenderer(ctx) {
       title,
       help: chooser.kind === "brew" ? t("ww.chooser.help") : null,
       disabled: moves.pending,
+      overlay: true,
       options: variants.map((a, i) => ({ kind: a.type, key: `variant-${i}`, label: variantLabel(a), content: variantContent(a), onClick: () => send(a) })),
       onCancel: () => { ui.chooser = null; rerender(); },
       cancelLabel: t("ww.cancel"),
@@ -446,27 +530,31 @@ export async function createRenderer(ctx) {
   function brewPanel(legal, view) {
     const out = [h("p", {}, t("ww.prompt.brew"))];
     if (view.brewer !== null && view.brewer !== undefined) out.push(openOrder(view));
+    // An open chooser floats over what follows (nothing moves); the rest stays in place under it.
     if (ui.chooser) {
       const panel = chooserPanel(legal);
       if (panel) out.push(panel);
     }
     // The same recipes are highlighted on the board below; these save a scroll.
     const recipes = [...new Set(legal.filter((a) => a.type === "brew").map((a) => a.recipe))];
-    if (recipes.length && !ui.chooser) {
+    if (recipes.length) {
       out.push(
         h(
           "div",
           { class: "button-row wrap quick-use" },
           h("span", { class: "small muted" }, t("ww.usable_now")),
-          recipes.map((id) => h("button", { class: "btn small", type: "button", "data-action": "use-recipe", "data-recipe": id, "data-key": `quick-${id}`, disabled: moves.pending, onclick: () => openChooser({ kind: "brew", recipe: id }) }, cardName(id))),
+          recipes.map((id) => useButton(id, `quick-${id}`, "btn small", cardName(id))),
         ),
       );
     }
     const row = [];
     if (legal.some((a) => a.type === "scholar")) row.push(h("button", { class: "btn", type: "button", "data-action": "open-scholar", disabled: moves.pending, onclick: () => openChooser({ kind: "scholar" }) }, t("ww.scholar")));
     if (legal.some((a) => a.type === "claim")) row.push(h("button", { class: "btn", type: "button", "data-action": "open-claim", disabled: moves.pending, onclick: () => openChooser({ kind: "claim" }) }, t("ww.claim")));
+    // Done cannot be taken back (the engine has no undo): asked once while a recipe, the
+    // Scholar or the claim is still open to her; with nothing left to do it goes at once.
     const done = legal.find((a) => a.type === "done");
-    if (done) row.push(moveButton(t("ww.done"), done, { cls: "btn primary", key: "done" }));
+    const words = { ask: t("ww.confirm.done", { count: recipes.length }), yes: t("ww.confirm.done_yes"), no: t("ww.confirm.keep_brewing") };
+    if (done) row.push(moves.confirm(t("ww.done"), done, { words, needed: legal.some((a) => a.type !== "done"), cls: "btn primary", key: "done" }));
     out.push(h("div", { class: "button-row" }, row));
     return out;
   }
@@ -501,9 +589,31 @@ export async function createRenderer(ctx) {
     const me = mySeat();
     const lines = [];
     if (me === null) lines.push(h("p", { class: "muted" }, t("ww.spectating")));
+    else lines.push(myChoice(view, view.players[me]));
     if (names) lines.push(h("p", {}, t("ww.waiting_for", { names })));
     if (view.phase === "brew" && view.brewer !== null && view.brewer !== undefined) lines.push(openOrder(view));
     return lines;
+  }
+
+  // What she chose, in sight while she waits for the others (from her own view only): the kept
+  // personality, the hidden recipe until the reveal, her production until the pass.
+  function myChoice(view, me) {
+    if (view.phase === "personality" && me.personality && me.personality !== "hidden") {
+      return yourChoice({ title: t("ww.your_choice"), items: h("span", { class: "persona", tabindex: "0", "data-detail": "persona", "data-personality": me.personality }, personalityName(me.personality)), note: t("ww.your_choice_note.personality") });
+    }
+    if (view.phase === "study" && me.played && me.played !== "hidden") {
+      return yourChoice({ title: t("ww.your_choice"), items: recipeCard(me.played.card, me.played.rotated, { testid: "chosen-card" }), note: t("ww.your_choice_note.study") });
+    }
+    const production = me.production && typeof me.production === "object" ? me.production : null;
+    if (view.phase === "brew" && me.done && production) {
+      const used = production.used.map((id) => recipeCard(id, rowOf(me).some((e) => e.card === id && e.rotated), { extra: "mini" }));
+      return yourChoice({
+        title: t("ww.your_production"),
+        items: [...used, h("span", { class: "slots", title: t("ww.cauldron") }, total(production.cauldron) ? cubes(production.cauldron) : t("ww.nothing"))],
+        note: t("ww.your_production_note"),
+      });
+    }
+    return null;
   }
 
   function openOrder(view) {
@@ -618,8 +728,10 @@ export async function createRenderer(ctx) {
     const passes = (message.events || []).filter((e) => e.type === "cauldron_passed" && total(e.cubes));
     if (!passes.length || window.matchMedia("(prefers-reduced-motion: reduce)").matches) return;
     for (const pass of passes) {
-      const from = root.querySelector(`[data-seat="${pass.from}"] .cauldron`);
-      const to = root.querySelector(`[data-seat="${pass.to}"] .workbench`);
+      // A collapsed opponent's board shows only its head: the flight starts or ends there.
+      const shown = (seat, selector) => [`[data-seat="${seat}"] ${selector}`, `[data-seat="${seat}"] .board-head`].map((q) => root.querySelector(q)).find((e) => e && e.getClientRects().length);
+      const from = shown(pass.from, ".cauldron");
+      const to = shown(pass.to, ".workbench");
       if (!from || !to) continue;
       const a = from.getBoundingClientRect();
       const b = to.getBoundingClientRect();
@@ -667,7 +779,12 @@ export async function createRenderer(ctx) {
           ui.randomRotated = false;
           ui.chooser = null;
           ui.confirmSwap = false;
+          ui.raven = [];
         }
+        // Picked Raven cubes stay picked across the others' moves while they are still there.
+        const sheet = message.seat !== null && message.view.players[message.seat] ? message.view.players[message.seat].production : null;
+        if (!message.legal.some((a) => a.type === "raven") || !sheet || typeof sheet !== "object") ui.raven = [];
+        else ui.raven = ui.raven.filter((c) => { const [k, i] = c.split(":"); return +i < sheet.workbench[k]; });
         if (ui.chooser && ui.chooser.kind === "brew" && !message.legal.some((a) => a.type === "brew" && a.recipe === ui.chooser.recipe)) ui.chooser = null;
       }
       draw(message, fresh);

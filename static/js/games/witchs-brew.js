@@ -347,7 +347,7 @@ export async function createRenderer(ctx) {
       ),
     ];
     const active = message.to_move.includes(seat) && view.phase !== "choose";
-    return playerBoard(ctx, seat, { mine, active, chips, body, extra: "wb-board" });
+    return playerBoard(ctx, seat, { mine, active, chips, body, extra: "wb-board", collapsible: true });
   }
 
   // -- my hand and the move panel ------------------------------------------------------------
