@@ -44,7 +44,9 @@ def _token(data: dict[str, object]) -> str:
 def bot_table(server: str, game: str, *, start: bool = True) -> Table:
     """A private room of `game` at its most players: the host (seat 0), a friend (seat 1) and
     bots; started unless `start` is false."""
-    created = _post(f"{server}/api/rooms", {"game": game, "visibility": "private", "name": "Morgana"})
+    created = _post(
+        f"{server}/api/rooms", {"game": game, "visibility": "private", "name": "Morgana"}
+    )
     room = created["room"]
     assert isinstance(room, dict)
     code = str(room["code"])
@@ -80,11 +82,22 @@ def play_moves(table: Table, count: int, rng: random.Random) -> int:
             break
         for token in (table.host_token, table.friend_token):
             headers = {"Authorization": f"Bearer {token}"}
-            state = httpx.get(f"{table.server}/api/rooms/{table.code}/state", headers=headers, timeout=10).json()
+            state = httpx.get(
+                f"{table.server}/api/rooms/{table.code}/state", headers=headers, timeout=10
+            ).json()
             if state.get("result") or not state.get("legal"):
                 continue
-            body = {"action": rng.choice(state["legal"]), "client_id": uuid.uuid4().hex, "version": state["version"]}
-            response = httpx.post(f"{table.server}/api/rooms/{table.code}/actions", json=body, headers=headers, timeout=10)
+            body = {
+                "action": rng.choice(state["legal"]),
+                "client_id": uuid.uuid4().hex,
+                "version": state["version"],
+            }
+            response = httpx.post(
+                f"{table.server}/api/rooms/{table.code}/actions",
+                json=body,
+                headers=headers,
+                timeout=10,
+            )
             accepted += response.status_code == 200
         time.sleep(0.05)
     return accepted

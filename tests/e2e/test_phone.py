@@ -24,7 +24,8 @@ HEIGHT_JS = "document.documentElement.scrollHeight"
 TOP_BAR_JS = """() => {
   const title = document.getElementById('room-title');
   const width = document.documentElement.clientWidth;
-  const out = [...document.querySelectorAll('.topbar *')].filter((e) => e.getBoundingClientRect().right > width + 1);
+  const out = [...document.querySelectorAll('.topbar *')]
+    .filter((e) => e.getBoundingClientRect().right > width + 1);
   return {text: title.textContent, cut: title.scrollWidth > title.clientWidth + 1, out: out.length};
 }"""
 
@@ -60,7 +61,8 @@ def test_phone_table(browser: Any, coven_server: str, artifacts: Path, game: str
     page = player.page
     page.goto(table.page_url(table.host_token, 0))
     page.wait_for_selector("#table [data-testid=my-board]")
-    wait_until(page, f"document.querySelectorAll('#table [data-testid^=board-]').length === {len(opponents(game))}")
+    boards = "document.querySelectorAll('#table [data-testid^=board-]').length"
+    wait_until(page, f"{boards} === {len(opponents(game))}")
 
     # The title is whole and nothing of the top bar sticks out.
     bar = page.evaluate(TOP_BAR_JS)
@@ -90,7 +92,9 @@ def test_phone_table(browser: Any, coven_server: str, artifacts: Path, game: str
     play_moves(table, 2, rng)
     page.wait_for_timeout(300)
     assert page.locator(f"[data-testid=board-{first}]").get_attribute("data-open") == "1"
-    shot(player, artifacts, f"phone-{game}-opponent-open", full_page=False)
+    page.evaluate(f"document.querySelector('[data-testid=board-{first}]').scrollIntoView()")
+    page.evaluate(FINITE_ANIMATIONS_DONE)
+    page.screenshot(path=str(artifacts / f"phone-{game}-opponent-open.png"))
     page.locator(f"[data-testid=board-{first}] .panel-toggle").tap()
     wait_until(page, f"document.querySelector('[data-testid=board-{first}]').dataset.open === '0'")
 

@@ -309,6 +309,7 @@ export async function createRenderer(ctx) {
     return playerBoard(ctx, player.seat, {
       mine,
       collapsible: true, // another witch's board opens on a tap on a phone
+      glance: [h("span", { class: "chip glance-circle", title: t("ww.circle") }, `${t("ww.circle")} ${player.circle_total}/${WIN}`)],
       chips: [
         h("span", { class: "persona", ...(power ? { tabindex: "0", "data-detail": "persona", "data-personality": personality } : {}) }, personality === null && view.phase !== "personality" ? t("ww.no_personality") : personalityName(personality)),
         chip(status, statusClass, `status-${player.seat}`),
@@ -415,12 +416,12 @@ export async function createRenderer(ctx) {
           h(
             "div",
             { class: "button-row" },
+            action ? moveButton(t("ww.play_this"), action, { cls: "btn primary", key: "play" }) : h("button", { class: "btn primary", type: "button", "data-key": "play", disabled: true }, t("ww.play_this")),
             h(
               "button",
               { class: `btn ${canTurn ? "" : "unneeded"}`, type: "button", "data-action": canTurn ? "toggle-rotate" : null, "data-key": "rotate", "aria-pressed": String(ui.rotated), "aria-hidden": canTurn ? null : "true", tabindex: canTurn ? null : "-1", disabled: moves.pending || !canTurn, onclick: () => { ui.rotated = !ui.rotated; rerender(); } },
               ui.rotated ? t("ww.turn_back") : t("ww.turn"),
             ),
-            action ? moveButton(t("ww.play_this"), action, { cls: "btn primary", key: "play" }) : h("button", { class: "btn primary", type: "button", "data-key": "play", disabled: true }, t("ww.play_this")),
           ),
         ),
       );
