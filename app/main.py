@@ -287,7 +287,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         engine = make_engine(settings.database_url, settings.database_schema)
         bus = make_bus(settings)
         await bus.start()
-        repo = Repository(engine)
+        repo = Repository(engine, settings.database_schema)
         service = RoomService(repo, bus)
         hub = Hub(service, bus)
         bots = BotRunner(service, settings)

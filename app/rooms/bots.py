@@ -133,6 +133,10 @@ class BotRunner:
                 if wait > 0:
                     with contextlib.suppress(TimeoutError):
                         await asyncio.wait_for(wake.wait(), wait)
+                else:
+                    # A commit may never suspend (SQLite commits on the loop): let sockets
+                    # and requests in between two bot moves.
+                    await asyncio.sleep(0)
         except asyncio.CancelledError:
             raise
         except Exception:

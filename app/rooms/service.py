@@ -19,6 +19,7 @@ from app.bus import Bus
 from app.errors import CovenError
 from app.store.repository import (
     ClientIdTaken,
+    Committed,
     MatchRecord,
     NewAction,
     Repository,
@@ -437,7 +438,13 @@ class RoomService:
         head = await self.repo.match_head(room.id)
         if head is None:
             raise CovenError("not_started", "the match has not started yet")
-        match, events = head
+        return await self._adopt(code, room, *head)
+
+    async def _adopt(
+        self, code: str, room: RoomRecord, match: MatchRecord, events: list[Event]
+    ) -> Table:
+        """This worker's copy becomes ``match`` as read from the database (unless it already
+        holds that version or a newer one)."""
         cached = self._tables.get(code)
         if cached is not None and cached.version == match.version:
             cached.room = room
@@ -550,6 +557,15 @@ class RoomService:
                     if twin is not None:
                         return twin
                     committed = None
+                if committed is None and self.repo.locks_rows:
+                    # Another worker moved the match first: wait for the match row, then
+                    # re-validate and commit holding it (this cannot lose again).
+                    locked = await self._act_locked(
+                        code, table, seat, action, client_id, version, by_bot
+                    )
+                    if isinstance(locked, Ack):
+                        return locked
+                    table, match, new, step, committed = locked
                 if committed is None:
                     # Another worker moved the match first: reload, re-validate, retry.
                     table, verified = await self.table(code, fresh=True), True
@@ -613,11 +629,12 @@ class RoomService:
         acted[seat] = match.version + 1
         record = table.room.seat(seat)
         back = frozenset({seat}) if not by_bot and record is not None and record.away else None
+        now = time.time()
         owing = owing_after(
             table.to_move,
             table.game.to_move(step.state),
             match.owing_since,
-            time.time(),
+            now,
             back or frozenset(),
         )
         new = NewAction(
@@ -634,8 +651,46 @@ class RoomService:
             clear_away=not by_bot,
             acted=acted,
             owing_since=owing,
+            at=now,
         )
         return new, step
+
+    async def _act_locked(
+        self,
+        code: str,
+        table: Table,
+        seat: int,
+        action: dict[str, Any],
+        client_id: str,
+        version: int | None,
+        by_bot: bool,
+    ) -> Ack | tuple[Table, MatchRecord, NewAction, Step, Committed]:
+        """The move again, holding the match row (PostgreSQL): the match as it is now, the
+        action re-validated against it, the commit inside the same transaction. A refusal
+        here is a real one (checked against the committed state)."""
+        refused: CovenError | None = None
+        async with self.repo.locked_match(table.match.id) as (locked, head):
+            if head is None:
+                raise CovenError("not_started", "the match has not started yet")
+            fresh = await self._adopt(code, table.room, *head)
+            match = fresh.match
+            try:
+                new, step = await self._apply(fresh, seat, action, client_id, version, by_bot)
+            except CovenError as exc:
+                refused = exc
+            else:
+                try:
+                    committed = await self.repo.commit_action(match, new, locked)
+                except ClientIdTaken:
+                    refused = CovenError("client_id_taken", "this client_id was used")
+                else:
+                    if committed is None:  # cannot happen: the row is held
+                        raise CovenError("busy", "the table is very busy; try again")
+                    return fresh, match, new, step, committed
+        twin = await self._twin(table.match.id, seat, client_id)
+        if twin is not None:
+            return twin
+        raise refused
 
     async def _twin(self, match_id: int, seat: int, client_id: str) -> Ack | None:
         """The acknowledgement of an already-applied submission with this client_id."""

@@ -6,99 +6,28 @@ import asyncio
 import contextlib
 import time
 from collections.abc import AsyncIterator, Collection, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, cast
 
-from sqlalchemy import URL, Executable, Table, delete, func, insert, select, update
+from sqlalchemy import Table, delete, func, select, update
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, AsyncSession, async_sessionmaker
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
+from app import wire
 from app.store.models import ActionRow, ChatRow, MatchRow, RoomRow, SeatRow
+from app.store.moves import (
+    ClientIdCollision,
+    LockedMatch,
+    Move,
+    MoveWriter,
+    PostgresMoves,
+    SqliteMoves,
+)
 
 MATCHES = cast(Table, MatchRow.__table__)
 ACTIONS = cast(Table, ActionRow.__table__)
 SEATS = cast(Table, SeatRow.__table__)
 ROOMS = cast(Table, RoomRow.__table__)
-
-
-def _move_statements(
-    match: MatchRecord, new: NewAction, now: float, stage_since: float
-) -> tuple[Executable, list[Executable], Executable | None]:
-    """One move as Core statements (the hot path; no ORM unit of work): the version-guarded
-    UPDATE, what to write if it moved exactly one row, and (for a person's move) the UPDATE
-    that takes the seat back from a bot, whose row count says whether the seat was away."""
-    version = match.version + 1
-    guard = (
-        update(MATCHES)
-        .where(MATCHES.c.id == match.id, MATCHES.c.version == match.version)
-        .values(
-            version=version,
-            snapshot=new.snapshot,
-            stage=new.stage_after,
-            stage_since=stage_since,
-            finished=new.finished,
-            acted=new.acted,
-            owing_since=new.owing_since,
-        )
-    )
-    rest: list[Executable] = [
-        insert(ACTIONS).values(
-            match_id=match.id,
-            version=version,
-            seat=new.seat,
-            action=new.action,
-            client_id=new.client_id,
-            stage=new.stage_before,
-            events=new.events,
-            by_bot=new.by_bot,
-            created_at=now,
-        )
-    ]
-    back = None
-    if new.clear_away:
-        # Read nothing first: another worker's turn clock may have marked the seat away
-        # after this worker last loaded the room.
-        back = (
-            update(SEATS)
-            .where(
-                SEATS.c.room_id == match.room_id,
-                SEATS.c.seat == new.seat,
-                SEATS.c.away.is_(True),
-            )
-            .values(away=False, away_level=None)
-        )
-    if new.finished:
-        rest.append(update(ROOMS).where(ROOMS.c.id == match.room_id).values(status="finished"))
-    return guard, rest, back
-
-
-class SqliteWriter:
-    """SQLite's moves, committed by one thread over a plain (sync) connection: one hop per
-    transaction instead of one per statement through aiosqlite's thread."""
-
-    def __init__(self, url: URL) -> None:
-        from app.store.db import make_sync_sqlite_engine
-
-        self.engine = make_sync_sqlite_engine(url)
-        self.executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sqlite-writer")
-
-    def run(
-        self, guard: Executable, rest: list[Executable], back: Executable | None
-    ) -> Committed | None:
-        with self.engine.connect() as conn:
-            with conn.begin() as transaction:
-                if conn.execute(guard).rowcount != 1:
-                    transaction.rollback()
-                    return None
-                for statement in rest:
-                    conn.execute(statement)
-                came_back = back is not None and conn.execute(back).rowcount > 0
-            return Committed(0.0, came_back)
-
-    def close(self) -> None:
-        self.executor.shutdown(wait=True)
-        self.engine.dispose()
 
 
 @dataclass(frozen=True, slots=True)
@@ -209,6 +138,7 @@ class NewAction:
     # The match's per-seat bookkeeping after this action (see ``MatchRecord``).
     acted: list[int]
     owing_since: list[float | None]
+    at: float = 0.0  # when it was applied (epoch seconds): the action's time, the stage's start
 
 
 def _room(row: RoomRow, seats: Sequence[SeatRow]) -> RoomRecord:
@@ -262,7 +192,7 @@ def _action(row: ActionRow) -> ActionRecord:
 
 
 class Repository:
-    def __init__(self, engine: AsyncEngine) -> None:
+    def __init__(self, engine: AsyncEngine, schema: str | None = None) -> None:
         self.engine = engine
         self.sessions = async_sessionmaker(engine, expire_on_commit=False)
         # Reads run without a transaction: no BEGIN/ROLLBACK round trips around one SELECT.
@@ -273,11 +203,14 @@ class Repository:
         # instead of SQLite's busy handler (which sleeps in steps of up to 100 ms), a commit
         # waits only as long as the commits before it.
         self._write_lock = asyncio.Lock() if engine.dialect.name == "sqlite" else None
-        self._sqlite_writer = SqliteWriter(engine.url) if self._write_lock is not None else None
+        self.moves: MoveWriter = (
+            SqliteMoves(engine.url)
+            if self._write_lock is not None
+            else PostgresMoves(engine.url, schema)
+        )
 
     async def close(self) -> None:
-        if self._sqlite_writer is not None:
-            await asyncio.to_thread(self._sqlite_writer.close)
+        await self.moves.close()
         await self.engine.dispose()
 
     @contextlib.asynccontextmanager
@@ -288,15 +221,6 @@ class Repository:
             return
         async with self._write_lock, self.sessions.begin() as session:
             yield session
-
-    @contextlib.asynccontextmanager
-    async def _write_connection(self) -> AsyncIterator[AsyncConnection]:
-        if self._write_lock is None:
-            async with self.engine.begin() as conn:
-                yield conn
-            return
-        async with self._write_lock, self.engine.begin() as conn:
-            yield conn
 
     # -- rooms and seats --------------------------------------------------------------------
 
@@ -640,39 +564,87 @@ class Repository:
             )
             return [_action(r) for r in rows]
 
-    async def commit_action(self, match: MatchRecord, new: NewAction) -> Committed | None:
+    async def commit_action(
+        self, match: MatchRecord, new: NewAction, locked: LockedMatch | None = None
+    ) -> Committed | None:
         """Append ``new`` and move the match to ``match.version + 1`` in one transaction.
 
         Returns when the match's current stage began and whether the seat came back from a
-        bot, or ``None`` when another writer moved the match first (the caller reloads and
-        retries); raises ``ClientIdTaken`` when the same client_id was committed meanwhile.
+        bot, or ``None`` when another writer moved the match first (the caller retries under
+        ``locked_match``); raises ``ClientIdTaken`` when the same client_id was committed
+        meanwhile. Inside ``locked_match`` (``locked``) the commit cannot lose.
         """
-        now = time.time()
-        stage_since = now if new.stage_after != new.stage_before else match.stage_since
-        guard, rest, back = _move_statements(match, new, now, stage_since)
+        stage_since = new.at if new.stage_after != new.stage_before else match.stage_since
+        move = Move(
+            match_id=match.id,
+            room_id=match.room_id,
+            seen=match.version,
+            snapshot=new.snapshot,
+            stage_before=new.stage_before,
+            stage_after=new.stage_after,
+            stage_since=stage_since,
+            finished=new.finished,
+            acted=new.acted,
+            owing_since=new.owing_since,
+            seat=new.seat,
+            action=new.action,
+            client_id=new.client_id,
+            events=new.events,
+            by_bot=new.by_bot,
+            clear_away=new.clear_away,
+            at=new.at,
+        )
         try:
-            if self._sqlite_writer is not None:
-                assert self._write_lock is not None
+            if locked is not None:
+                came_back: bool | None = await locked.commit(move)
+            elif self._write_lock is not None:
                 async with self._write_lock:
-                    loop = asyncio.get_running_loop()
-                    done = await loop.run_in_executor(
-                        self._sqlite_writer.executor, self._sqlite_writer.run, guard, rest, back
-                    )
+                    came_back = await self.moves.commit(move)
             else:
-                async with self._write_connection() as conn:
-                    done = None
-                    if (await conn.execute(guard)).rowcount == 1:
-                        for statement in rest:
-                            await conn.execute(statement)
-                        came_back = back is not None and (await conn.execute(back)).rowcount > 0
-                        done = Committed(0.0, came_back)
-                    else:
-                        await conn.rollback()
-        except IntegrityError as exc:
+                came_back = await self.moves.commit(move)
+        except ClientIdCollision as exc:
             # The version guard already serialised writers, so the only key left to collide
             # is (match, client_id); the caller reloads and finds the committed twin.
             raise ClientIdTaken(new.client_id) from exc
-        return Committed(stage_since, done.came_back) if done is not None else None
+        return Committed(stage_since, came_back) if came_back is not None else None
+
+    @property
+    def locks_rows(self) -> bool:
+        """Whether a move can wait for the match row (PostgreSQL) instead of retrying."""
+        return self._write_lock is None
+
+    @contextlib.asynccontextmanager
+    async def locked_match(
+        self, match_id: int
+    ) -> AsyncIterator[tuple[LockedMatch, tuple[MatchRecord, list[dict[str, Any]]] | None]]:
+        """The match held ``FOR UPDATE`` until the block ends, with its current version's
+        events (PostgreSQL): a move retried in here cannot lose the version race again."""
+        async with self.moves.locked(match_id) as locked:
+            row = locked.row
+            if row is None:
+                yield locked, None
+                return
+            record = MatchRecord(
+                id=row["id"],
+                room_id=row["room_id"],
+                game_id=row["game_id"],
+                seed=row["seed"],
+                players=row["players"],
+                options=wire.loads(row["options"]),
+                snapshot=wire.loads(row["snapshot"]),
+                version=row["version"],
+                stage=row["stage"],
+                stage_since=row["stage_since"],
+                finished=row["finished"],
+                acted=tuple(wire.loads(row["acted"])) if row["acted"] is not None else None,
+                owing_since=(
+                    tuple(wire.loads(row["owing_since"]))
+                    if row["owing_since"] is not None
+                    else None
+                ),
+            )
+            events = wire.loads(row["events"]) if row["events"] is not None else []
+            yield locked, (record, list(events))
 
     async def rooms_needing_bots(self) -> list[tuple[str, int, int]]:
         """Rooms in play where a bot may owe a move (bot seats, away seats, or a turn clock),

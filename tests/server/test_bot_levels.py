@@ -117,7 +117,9 @@ def test_the_pool_decides_in_another_process_with_a_game_added_at_run_time(
 async def probe_times(url: str, seconds: float) -> list[float]:
     """Round trips of /healthz, one after the other, for ``seconds``, in order."""
     times = []
-    async with httpx.AsyncClient(base_url=url, timeout=10) as http:
+    # Generous: with thinking on the loop (the contrast test) one request waits for several
+    # whole decisions.
+    async with httpx.AsyncClient(base_url=url, timeout=60) as http:
         end = time.monotonic() + seconds
         while time.monotonic() < end:
             t0 = time.monotonic()

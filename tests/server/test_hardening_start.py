@@ -3,10 +3,15 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import time
+from collections.abc import Iterator
 from typing import Any
 
 import httpx
+import pytest
+
+from app.settings import Settings
 
 from tests.support.client import Client, open_room
 from tests.support.server import ThreadServer
@@ -39,9 +44,18 @@ async def test_a_join_or_a_bot_racing_start_gets_a_seat_in_the_match_or_already_
             await _guest.close()
 
 
-async def test_the_log_is_one_snapshot_while_moves_commit(server: ThreadServer) -> None:
-    """Bots play a long match as fast as they can while the log is read again and again:
-    every log is consistent with its own version."""
+@pytest.fixture
+def quick_bots(settings: Settings) -> Iterator[ThreadServer]:
+    # Bots 5 ms apart: a whole match commits in well under a second, yet lasts long enough
+    # (a move without the delay takes a fraction of a millisecond) for reads to land inside.
+    with ThreadServer(dataclasses.replace(settings, bot_delay=0.005)) as running:
+        yield running
+
+
+async def test_the_log_is_one_snapshot_while_moves_commit(quick_bots: ThreadServer) -> None:
+    """Bots play a long match quickly while the log is read again and again: every log is
+    consistent with its own version."""
+    server = quick_bots
     code, (host,) = await open_room(
         server.url, "test-guess", ["A"], options={"rounds": 20}, visibility="private"
     )
