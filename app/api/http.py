@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Annotated
 
 from fastapi import APIRouter, Depends
@@ -237,4 +238,5 @@ async def get_replay_steps(
 ) -> Response:
     """Every seat's view at ``count`` steps (at most ``app.replay.MAX_COUNT``) from ``start``."""
     built = await replays(coven.service).get(code)
-    return Response(wire.dumps({"steps": built.steps(start, count)}), media_type="application/json")
+    steps = await asyncio.to_thread(built.steps, start, count)  # views of every seat: off the loop
+    return Response(wire.dumps({"steps": steps}), media_type="application/json")

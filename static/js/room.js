@@ -426,7 +426,8 @@ async function fillLog(fromVersion, toVersion, alreadyHave = []) {
 function offerReplay() {
   const end = document.querySelector("#table [data-testid=game-over]");
   if (!end || end.querySelector("[data-testid=watch-replay]")) return;
-  const link = h("a", { class: "btn", href: `/r/${encodeURIComponent(code)}/replay`, "data-testid": "watch-replay" }, t("replay.watch"));
+  // In the language this page was opened in (`?lang=`), if any.
+  const link = h("a", { class: "btn", href: `/r/${encodeURIComponent(code)}/replay${location.search}`, "data-testid": "watch-replay" }, t("replay.watch"));
   (end.querySelector(".button-row") || end).append(link);
 }
 
