@@ -21,6 +21,7 @@ import {
   seatsAround,
   token,
   useStylesheet,
+  yourChoice,
 } from "../table.js";
 
 const ENERGIES = ["air", "water", "fire", "earth"];
@@ -373,6 +374,8 @@ export async function createRenderer(ctx) {
           return seasonCard(num, { extra: picked ? "kept" : "", view, foot: pick ? moves.button(t("se.pick"), pick, { cls: "btn small primary", key: `pick-${num}-${i}`, title: t("se.pick_card", { card: cardName(num) }) }) : picked ? h("span", { class: "small kept-badge" }, "✓ ", t("se.picked")) : null });
         }),
       ),
+      // The card just picked stays in sight while the others pick.
+      me.pick !== null && me.pick !== undefined && !picks.size ? yourChoice({ title: t("se.your_choice"), items: seasonCard(me.pick, { extra: "mini", text: false, view }), note: t("se.your_choice_note") }) : null,
       kept.length ? h("div", { class: "kept" }, h("h4", {}, tn("se.kept_n", kept.length)), h("div", { class: "hand-cards" }, kept.map((num) => seasonCard(num, { extra: "mini", text: false, view })))) : null,
     );
   }
@@ -491,6 +494,7 @@ export async function createRenderer(ctx) {
       options: options.map((a, i) => ({ kind: a.type, key: `opt-${i}`, label: actionLabel(a), content: actionContent(a), onClick: () => moves.send(a) })),
       onCancel: () => { ui.chooser = null; rerender(); },
       cancelLabel: t("se.cancel"),
+      overlay: true, // opened by a click: over the page, nothing moves
     });
   }
 
@@ -583,7 +587,9 @@ export async function createRenderer(ctx) {
       for (const a of bonuses) used.add(a);
       buttons.push(h("button", { class: "btn ghost", type: "button", "data-action": "open-bonus", "data-key": "open-bonus", disabled: moves.pending, onclick: () => { ui.chooser = { kind: "bonus" }; rerender(); } }, t("se.bonus_action"), "…"));
     }
-    if (end) { used.add(end); buttons.push(moves.button(t("se.end_turn"), end, { cls: "btn primary", key: "end-turn" })); }
+    // Ending the turn cannot be taken back: asked once while a card could still be summoned or activated.
+    const more = legal.some((a) => a.type === "summon" || a.type === "activate");
+    if (end) { used.add(end); buttons.push(moves.confirm(t("se.end_turn"), end, { words: { ask: t("se.confirm.end_turn"), yes: t("se.confirm.end_turn_yes"), no: t("se.cancel") }, needed: more, cls: "btn primary", key: "end-turn" })); }
     out.push(h("div", { class: "button-row" }, buttons));
     return out;
   }

@@ -23,6 +23,7 @@ import {
   tokenPile,
   tokens,
   useStylesheet,
+  yourChoice,
 } from "../table.js";
 
 const DROPS = ["red", "white", "green"];
@@ -405,7 +406,8 @@ export async function createRenderer(ctx) {
         h("span", { class: "kept-slots" }, slots),
         confirm ? moves.button(t("wb.choose.confirm"), confirm, { cls: "btn primary", key: "confirm" }) : null,
       ),
-      done ? null : h("div", { class: "role-grid" }, cards),
+      // Her five roles stay in sight while the others still choose.
+      done ? yourChoice({ title: t("wb.your_choice"), items: kept.map((id) => roleCard(id, { texts: false, extra: "mini" })), note: t("wb.your_choice_note") }) : h("div", { class: "role-grid" }, cards),
     );
   }
 
@@ -523,13 +525,15 @@ export async function createRenderer(ctx) {
     const spell = role === "warlock" ? view.spell.top : null;
     const what = spell ? t(`wb.spell_text.${spell}`) : t(`wb.role_full.${role}`);
     const out = [h("p", {}, t("wb.prompt.act", { role: roleName(role) })), h("p", { class: "small" }, spell ? [icon("book"), ` ${spellName(spell)}: ${what}`] : what)];
+    // Declining gives the full action up for good: asked once while it could still be done.
+    const declining = decline ? moves.confirm(t("wb.decline_full"), decline, { words: { ask: t("wb.confirm.decline"), yes: t("wb.confirm.decline_yes"), no: t("wb.cancel") }, needed: acts.length > 0, cls: "btn ghost", key: "decline" }) : null;
     if (acts.length === 1 && Object.keys(acts[0]).length === 1) {
-      out.push(h("div", { class: "button-row" }, moves.button(t("wb.do_it"), acts[0], { cls: "btn primary", key: "act" }), decline ? moves.button(t("wb.decline_full"), decline, { cls: "btn ghost", key: "decline" }) : null));
+      out.push(h("div", { class: "button-row" }, moves.button(t("wb.do_it"), acts[0], { cls: "btn primary", key: "act" }), declining));
       return out;
     }
     if (acts.length) out.push((optionsChooser("act", acts, t("wb.choose_how"), null)));
     else out.push(h("p", { class: "small muted" }, t("wb.cannot_pay_full")));
-    if (decline) out.push(h("div", { class: "button-row" }, moves.button(t("wb.decline_full"), decline, { cls: "btn ghost", key: "decline" })));
+    if (declining) out.push(h("div", { class: "button-row" }, declining));
     return out;
   }
 
