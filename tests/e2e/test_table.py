@@ -228,7 +228,11 @@ def test_whole_match_by_clicking(browser: Any, coven_server: str, artifacts: Pat
     # Chat goes around the table.
     page.fill("[data-testid=chat-input]", "Blessed be!")
     page.click("[data-testid=chat-send]")
+    # On the phone the chat is in a drawer: its button counts the line, a tap shows it.
+    friend.page.wait_for_selector("[data-testid=unread]:not([hidden])")
+    friend.page.tap("[data-testid=talk-open]")
     friend.page.wait_for_selector("[data-testid=chat] >> text=Blessed be!")
+    friend.page.tap("[data-testid=talk-close]")
 
     # The host's first recipe is played with the keyboard alone: real buttons, focus kept.
     page.locator("#table [data-action=select-card]").first.focus()
@@ -336,6 +340,7 @@ def test_whole_match_by_clicking(browser: Any, coven_server: str, artifacts: Pat
     # Rematch: a new room with the same game and options, its link posted in the chat.
     host.page.click("[data-testid=rematch]")
     host.page.wait_for_url(lambda url: "/r/" in url and code not in url)
+    friend.page.tap("[data-testid=talk-open]")
     friend.page.wait_for_selector("[data-testid=chat] a[href*='/r/']")
 
     for player in everyone:
