@@ -19,6 +19,7 @@ const page = {
   timeline: null, // GET /replay
   step: 0, // the step asked for
   shown: null, // the step drawn
+  shownSeat: undefined, // through whose eyes it was drawn
   seat: null, // whose eyes: a seat number, or null for the spectator's view
   views: new Map(), // step -> {views, spectator, to_move, result}
   chunks: new Map(), // first step of a chunk -> its request
@@ -86,19 +87,40 @@ function message(step, views) {
 async function draw() {
   const step = page.step;
   const seat = page.seat;
+  if (step === page.shown && seat === page.shownSeat) return; // already drawn (queued twice)
   const views = await viewsAt(step);
   if (step !== page.step || seat !== page.seat) return; // asked for another meanwhile
-  // A jump (not one step on): the step before is drawn first, so what the renderer shows as
-  // new at this step is what this step changed.
-  if (page.shown !== step - 1 && step > 0) {
-    const before = await viewsAt(step - 1);
+  if (step !== page.shown + 1 || seat !== page.shownSeat) {
+    // A jump, or another seat's eyes: a renderer remembers what it was shown before (the last
+    // round's passes, who took what), so a new one starts from nothing, as on a page load; it
+    // is shown the step before first, so what it marks as new is what this step changed.
+    const before = step > 0 ? await viewsAt(step - 1) : null;
     if (step !== page.step || seat !== page.seat) return;
-    page.renderer.render(message(step - 1, before));
+    await freshRenderer();
+    if (before) page.renderer.render(message(step - 1, before));
   }
   page.renderer.render(message(step, views));
   page.shown = step;
+  page.shownSeat = seat;
   renderStep();
   prefetch(step);
+}
+
+async function freshRenderer() {
+  // The old renderer's table and its card-text panel go with it.
+  for (const panel of document.querySelectorAll(".detail-panel")) panel.remove();
+  const old = el("table");
+  const root = h("div", { id: "table", class: old.className, "data-testid": "table" });
+  old.replaceWith(root);
+  page.renderer = await loadRenderer(page.timeline.game, {
+    root,
+    t,
+    act: () => {}, // no legal actions are ever offered
+    seatName,
+    seatInfo,
+    mySeat: () => page.seat,
+    rematch: () => {},
+  });
 }
 
 function redraw() {
@@ -131,6 +153,7 @@ function renderStep() {
   }
   if (!list.children.length) list.append(h("li", { class: "muted" }, t("replay.nothing_said")));
   root.dataset.shown = String(page.shown);
+  root.dataset.shownSeat = page.shownSeat === null ? "spectator" : String(page.shownSeat);
 }
 
 function renderControls() {
@@ -167,7 +190,6 @@ function renderSeats() {
       onclick: () => {
         if (page.seat === seat) return;
         page.seat = seat;
-        page.shown = null; // another seat's eyes: draw the step afresh
         renderSeats();
         renderControls();
         redraw();
@@ -232,15 +254,6 @@ async function main() {
   // A player sees the match through her own eyes first; anyone may switch to any seat.
   const mine = seatStore.get(code);
   page.seat = mine && Number.isInteger(mine.seat) && mine.seat < page.timeline.players ? mine.seat : 0;
-  page.renderer = await loadRenderer(page.timeline.game, {
-    root: el("table"),
-    t,
-    act: () => {}, // no legal actions are ever offered
-    seatName,
-    seatInfo,
-    mySeat: () => page.seat,
-    rematch: () => {},
-  });
   el("table").hidden = false;
   el("replay-controls").hidden = false;
   el("replay-log-panel").hidden = false;

@@ -61,9 +61,12 @@ def places(screen: dict[str, Any]) -> list[tuple[str, str]]:
     return [(seat, place) for seat, place, _ in screen["ranking"]]
 
 
-def shown_step(player: Player, expected: int) -> None:
-    """Wait until the table shows `expected` (steps are fetched from the server)."""
+def shown_step(player: Player, expected: int, seat: str | None = None) -> None:
+    """Wait until the table shows step `expected` (through `seat`'s eyes: a number or
+    "spectator"); steps are fetched from the server."""
     wait_until(player.page, f"document.getElementById('replay').dataset.shown === '{expected}'")
+    if seat is not None:
+        wait_until(player.page, f"document.getElementById('replay').dataset.shownSeat === '{seat}'")
 
 
 def hand(player: Player) -> list[str]:
@@ -124,18 +127,16 @@ def test_players_and_spectators_watch_the_replay(
     hands = {}
     for seat in (0, 1):
         page.click(f"[data-testid=replay-seat-{seat}]")
-        wait_until(page, f"document.getElementById('replay').dataset.seat === '{seat}'")
-        shown_step(agnes, dealt)
+        shown_step(agnes, dealt, str(seat))
         hands[seat] = hand(agnes)
         assert hands[seat] == held(first_views[dealt], seat)
     assert hands[0] != hands[1]
     shot(agnes, artifacts, "replay-bot-hand")
     page.click("[data-testid=replay-seat-spectator]")
-    wait_until(page, "document.getElementById('replay').dataset.seat === 'spectator'")
-    shown_step(agnes, dealt)
+    shown_step(agnes, dealt, "spectator")
     assert page.locator("[data-testid=hand]").count() == 0
     page.click("[data-testid=replay-seat-0]")
-    wait_until(page, "document.getElementById('replay').dataset.seat === '0'")
+    shown_step(agnes, dealt, "0")
 
     # The end with End, and the last button is then off; the last step ends as the match did.
     page.locator("body").press("End")
@@ -167,8 +168,7 @@ def test_players_and_spectators_watch_the_replay(
     replayed = end_screen(watcher)
     assert replayed["ranking"] == watched["ranking"]
     view.click("[data-testid=replay-seat-spectator]")
-    wait_until(view, "document.getElementById('replay').dataset.seat === 'spectator'")
-    shown_step(watcher, last)
+    shown_step(watcher, last, "spectator")
     assert end_screen(watcher) == watched
     view.keyboard.press("Home")
     shown_step(watcher, 0)
