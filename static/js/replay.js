@@ -184,8 +184,7 @@ function renderSeats() {
     {
       class: `btn small ${page.seat === seat ? "primary" : ""}`,
       type: "button",
-      role: "radio",
-      "aria-checked": String(page.seat === seat),
+      "aria-pressed": String(page.seat === seat),
       "data-testid": testid,
       onclick: () => {
         if (page.seat === seat) return;

@@ -175,6 +175,14 @@ def test_players_and_spectators_watch_the_replay(
     view.keyboard.press("End")
     shown_step(watcher, last)
     shot(watcher, artifacts, "replay-spectator-es")
+    # On a phone the controls stay at hand, fixed at the bottom of the screen.
+    view.set_viewport_size({"width": 390, "height": 844})
+    view.evaluate("window.scrollTo(0, document.body.scrollHeight / 2)")
+    box = view.locator("[data-testid=replay-prev]").bounding_box()
+    assert box is not None and 0 <= box["y"] and box["y"] + box["height"] <= 844
+    view.click("[data-testid=replay-prev]")
+    shown_step(watcher, last - 1)
+    view.screenshot(path=str(artifacts / "replay-phone.png"))
     assert view.evaluate("window.coven.missingKeys()") == []
     assert agnes.errors == [] and watcher.errors == []
     agnes.page.context.close()
