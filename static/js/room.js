@@ -137,14 +137,15 @@ function renderSeats() {
   document.getElementById("spectators").textContent = page.spectators ? t("room.spectators", { count: page.spectators }) : "";
 }
 
-// On a phone the seats and invite panels fold to their headings once the match is on (the
-// players' own areas show who sits where); a tap on a heading opens them again.
+// Once the match is on, the invite panel folds to its heading (the log and the chat get its
+// room), and on a phone the seats panel too (the players' own areas show who sits where); a tap
+// on a heading opens them again.
 const FOLD_SIDE = "(max-width: 980px)";
 function foldSidePanels(started) {
   if (!started || page.sideFolded) return;
   page.sideFolded = true;
-  if (!window.matchMedia(FOLD_SIDE).matches) return;
-  for (const id of ["seats-panel", "invite-panel"]) document.getElementById(id).open = false;
+  document.getElementById("invite-panel").open = false;
+  if (window.matchMedia(FOLD_SIDE).matches) document.getElementById("seats-panel").open = false;
 }
 
 function renderWaiting() {
@@ -152,6 +153,7 @@ function renderWaiting() {
   const waiting = document.getElementById("waiting");
   const started = room && room.status !== "open";
   foldSidePanels(Boolean(started && page.state));
+  document.getElementById("room").classList.toggle("started", Boolean(started));
   waiting.hidden = Boolean(started && page.state);
   document.getElementById("table").hidden = !page.state;
   if (!room) return;
