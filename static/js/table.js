@@ -1,6 +1,7 @@
-// Pieces every game's table is built from: tokens (cubes, drops, coins), card frames, player
-// panels, move buttons that send an action taken from `legal`, choosers, the seating order, the
-// log's word lists and the end screen ranked by `result.placings`. A game's renderer
+// Pieces every game's table is built from: tokens (cubes, drops, coins), "any of these" slots,
+// card frames, player panels, move buttons that send an action taken from `legal` (and ask once
+// before one that cannot be undone), choosers, "your choice" while a seat waits, the seating
+// order, the log's word lists and the end screen ranked by `result.placings`. A game's renderer
 // (static/js/games/{id}.js) keeps only what is its own; these take already translated words,
 // so this module owns no translation keys.
 

@@ -188,6 +188,7 @@ def test_choices_feel_like_a_game(browser: Any, coven_server: str, artifacts: Pa
             page.wait_for_selector("#table [data-action=play]")
             assert page.get_attribute(card, "aria-pressed") == "true"
             assert_same_boxes(before, boxes(host, card), "picking a card")
+            page.mouse.move(1, 1)  # no hover panel over the picture
             shot(host, artifacts, "choice-selected", full_page=False)
             seen.add("select")
         else:
@@ -279,6 +280,9 @@ def test_choices_feel_like_a_game(browser: Any, coven_server: str, artifacts: Pa
                 page.click("[data-testid=confirm] [data-role=confirm-yes]")
         # Her production stays in sight while the other witch brews.
         page.wait_for_selector("[data-testid=your-choice]")
+        if "production" not in seen:
+            shot_at(host, "[data-testid=your-choice]", artifacts, "choice-production")
+            seen.add("production")
         friend.finish_step(rng)
 
     def any_slots() -> None:

@@ -610,7 +610,7 @@ export async function createRenderer(ctx) {
       const used = production.used.map((id) => recipeCard(id, rowOf(me).some((e) => e.card === id && e.rotated), { extra: "mini" }));
       return yourChoice({
         title: t("ww.your_production"),
-        items: [...used, h("span", { class: "slots", title: t("ww.cauldron") }, total(production.cauldron) ? cubes(production.cauldron) : t("ww.nothing"))],
+        items: [...used, h("span", { class: "small your-cauldron" }, `${t("ww.cauldron")}: `, h("span", { class: "slots" }, total(production.cauldron) ? cubes(production.cauldron) : t("ww.nothing")))],
         note: t("ww.your_production_note"),
       });
     }
