@@ -45,6 +45,17 @@ class Refused:
     seats: set[int] = field(default_factory=set)
 
 
+def owes_help(table: Table | None) -> bool:
+    """Whether the runner must look at a room: unknown here, or a match in play with a bot
+    seat, an away seat or a turn clock."""
+    if table is None:
+        return True
+    room = table.room
+    return table.result is None and bool(
+        room.turn_seconds or any(s.bot_level or s.away for s in room.seats)
+    )
+
+
 class BotRunner:
     def __init__(self, service: RoomService, settings: Settings) -> None:
         self.service = service
@@ -83,6 +94,10 @@ class BotRunner:
         (another worker may have moved the match)."""
         if fresh:
             self._fresh.add(code)
+        elif code not in self._fresh and code not in self._tasks and not owes_help(
+            self.service.cached(code)
+        ):
+            return  # this worker's copy is current and no bot or clock is involved
         task = self._tasks.get(code)
         if task is not None and not task.done():
             self._wake[code].set()

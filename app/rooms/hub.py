@@ -274,6 +274,10 @@ class Hub:
         kind = message.get("type")
         if kind == "version":
             await self.push_state(room, int(message.get("version", 0)))
+        elif kind == "room" and isinstance(message.get("status"), str):
+            # Only the status moved (a match ended): no seat changed, nothing to reload.
+            self.service.room_status(room.code, message["status"])
+            await self._send_presence(room, always=True)
         elif kind in ("presence", "room"):
             if kind == "room":
                 self.service.room_changed(room.code)
@@ -314,20 +318,26 @@ class Hub:
         # Sockets that missed versions (commits coalesced, a dropped bus message) get every
         # event since the version they saw, so no action goes unseen.
         behind = {c: c.sent_version for c in targets if 0 <= c.sent_version < table.version - 1}
-        missed: list[tuple[int, list[dict[str, Any]]]] = []
-        if behind:
+        missed: list[tuple[int, list[dict[str, Any]]]] | None = None
+        if behind and table.events_since(min(behind.values())) is None:
             history = await self.service.repo.actions_between(
                 table.match.id, min(behind.values()), table.version
             )
             missed = [(a.version, a.events) for a in history]
         texts: dict[Connection, str] = {}
+        catch_up: dict[tuple[int | None, int], str] = {}  # one text per (seat, seen)
         for conn in targets:
             seen = behind.get(conn)
             if seen is None:
                 texts[conn] = table.message_text(conn.seat)
             else:
-                events = [e for version, step in missed if version > seen for e in step]
-                texts[conn] = table.catch_up_text(conn.seat, events)
+                text = catch_up.get((conn.seat, seen))
+                if text is None:
+                    events = table.events_since(seen) if missed is None else None
+                    if events is None:
+                        events = [e for v, step in missed or () if v > seen for e in step]
+                    text = catch_up[(conn.seat, seen)] = table.catch_up_text(conn.seat, events)
+                texts[conn] = text
             conn.sent_version = table.version
         for conn in targets:
             conn.send(texts[conn])

@@ -69,6 +69,13 @@ def match_stages(table: Table, match: MatchRecord) -> dict[int, str]:
     return stages
 
 
+def recent_history(table: Table, version: int, events: list[Event]) -> dict[int, list[Event]]:
+    """``table``'s recent events with ``version``'s own, bounded like the stages."""
+    history = {v: e for v, e in table.history.items() if v > version - STAGES_KEPT}
+    history[version] = events
+    return history
+
+
 def bot_seed(match_seed: int, seat: int, version: int) -> int:
     """The same (match, seat, version) always makes the same bot choice, so two workers that
     both play a bot's turn submit the same action under the same client_id."""
@@ -125,11 +132,20 @@ class Table:
     result: dict[str, Any] | None
     # The stage at each recent version this worker saw (the stale-version check).
     stages: dict[int, str] = field(default_factory=dict)
+    # The events of each recent version this worker committed or saw, in order: a socket
+    # that missed versions catches up from here without reading the actions back.
+    history: dict[int, list[Event]] = field(default_factory=dict)
     _rendered: dict[int | None, str] = field(default_factory=dict)
 
     @property
     def version(self) -> int:
         return self.match.version
+
+    def events_since(self, seen: int) -> list[Event] | None:
+        """Every event of versions ``seen + 1`` … now, if this copy still holds them all."""
+        if all(v in self.history for v in range(seen + 1, self.version + 1)):
+            return [e for v in range(seen + 1, self.version + 1) for e in self.history[v]]
+        return None
 
     def message(self, seat: int | None) -> dict[str, Any]:
         """The ``state`` message for ``seat`` (``None``: spectator)."""
@@ -203,6 +219,15 @@ class RoomService:
             raise CovenError("room_not_found", f"no room {code!r}")
         self._rooms[code] = room
         return room
+
+    def room_status(self, code: str, status: str) -> None:
+        """The room's status changed and nothing else (a match ended): update the copies."""
+        room = self._rooms.get(code)
+        if room is not None:
+            self._rooms[code] = room = dataclasses.replace(room, status=status)
+        table = self._tables.get(code)
+        if table is not None and room is not None:
+            table.room = room
 
     def room_changed(self, code: str) -> None:
         """Seats changed (joined, bot, away): drop this worker's copies of the room and of the
@@ -457,6 +482,9 @@ class RoomService:
         table = self._make_table(room, match, game, state, events)
         if cached is not None and cached.match.id == match.id:
             table.stages = match_stages(cached, cached.match)
+            table.history = recent_history(cached, match.version, events)
+        else:
+            table.history[match.version] = events
         table.stages[match.version] = match.stage
         self._tables[code] = table
         return table
@@ -586,8 +614,10 @@ class RoomService:
                 )
                 stages = match_stages(table, match)
                 stages[new_match.version] = new.stage_after
+                history = recent_history(table, new_match.version, new.events)
                 table = self._make_table(room, new_match, table.game, step.state, new.events)
                 table.stages = stages
+                table.history = history
                 self._tables[code] = table
                 break
             else:
@@ -600,8 +630,11 @@ class RoomService:
                 "events": public_events(new.events),
             },
         )
-        if new.finished or came_back:
+        if came_back:
             await self.bus.publish(room_channel(code), {"type": "room"})
+        elif new.finished:
+            # Only the room's status changed: every worker updates its copy, no reload.
+            await self.bus.publish(room_channel(code), {"type": "room", "status": "finished"})
         self._changed(code)
         return Ack(client_id, match.version + 1)
 
