@@ -56,6 +56,7 @@ export function createTalk(code) {
     list.scrollTop = list.scrollHeight;
   }
 
+  // The chat first, unless only the log has news.
   function open(tab = unread.chat || !unread.log ? "chat" : "log") {
     talk.classList.add("open");
     document.body.classList.add("talk-shown");
