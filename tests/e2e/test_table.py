@@ -77,10 +77,13 @@ def choose(kinds: list[str], chooser: bool, rng: random.Random) -> int:
         return of("play")[0]
     for group in (
         ("keep_personality", "gain", "confirm_random", "skip"),
-        ("potion", "raven", "book", "pour", "decline"),
+        # The Raven's cubes are picked on the workbench ("pick-cube"), then removed ("raven").
+        ("potion", "raven", "book", "pour", "decline", "pick-cube"),
     ):
         if of(*group):
-            return rng.choice(of(*group))
+            # A kind first, so the many cubes of a workbench do not crowd out the other answers.
+            kind = rng.choice(sorted({kinds[i] for i in of(*group)}))
+            return rng.choice(of(kind))
     if of("use-recipe") and rng.random() < 0.8:
         return rng.choice(of("use-recipe"))
     if of("done"):
