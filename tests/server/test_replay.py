@@ -3,6 +3,7 @@ every seat, exactly as the players and the spectator were shown it, for the thre
 
 from __future__ import annotations
 
+import asyncio
 import random
 import time
 from typing import Any
@@ -42,9 +43,9 @@ def assert_replay_shows_what_was_sent(
     """Every ``state`` the client got is the replay at that version, seen from its seat: the
     same view, the same seats owing, and the events of every version since its last one."""
     seat = client.seat
-    seen = 0
     states = [m for m in client.messages if m.get("type") == "state"]
     assert states, "the client saw no state"
+    seen = states[0]["version"] - 1  # a socket opened mid-match starts with the latest events
     for message in states:
         version = message["version"]
         step = steps[version]
@@ -97,6 +98,40 @@ async def test_the_replay_is_the_match_every_seat_saw(
         assert last["views"][client.seat] == client.state["view"]
         assert client.state["result"]["scores"] == last["result"]["scores"]
     for client in [*players, spectator]:
+        await client.close()
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+async def test_a_match_bots_played_replays_as_its_sockets_saw_it(
+    sqlite_server: ThreadServer, game: str
+) -> None:
+    code, (host,) = await open_room(sqlite_server.url, game, ["Agnes"])
+    for _ in range(GAMES[game] - 1):
+        added = await host.http.post(f"/api/rooms/{code}/bots", json={"level": "random"})
+        assert added.status_code == 200, added.text
+    assert (await host.http.post(f"/api/rooms/{code}/start")).status_code == 200
+    # The host leaves her seat to a bot too: nobody but bots plays; she and a spectator watch.
+    handed = await host.http.post(f"/api/rooms/{code}/bots", json={"level": "random", "seat": 0})
+    assert handed.status_code == 200, handed.text
+    spectator = Client(sqlite_server.url)
+    for client in (host, spectator):
+        await client.connect(code)
+    deadline = time.monotonic() + 60
+    while (await host.http.get(f"/api/rooms/{code}")).json()["status"] != "finished":
+        assert time.monotonic() < deadline, "the bots never finished the match"
+        await asyncio.sleep(0.1)
+    timeline = (await host.http.get(f"/api/rooms/{code}/replay")).json()
+    assert all(s["bot"] for s in timeline["steps"][1:])
+    steps = await all_views(host.http, code, timeline["last"])
+    # What reached the sockets (bots moving flat out may outrun a socket, which the server
+    # then cuts: what did arrive must still be the match), and the end over HTTP.
+    for client in (host, spectator):
+        assert_replay_shows_what_was_sent(client, timeline, steps)
+        final = (await client.http.get(f"/api/rooms/{code}/state")).json()
+        assert final["version"] == timeline["last"]
+        seen = steps[-1]["spectator"] if client.seat is None else steps[-1]["views"][client.seat]
+        assert (final["view"], final["result"]) == (seen, steps[-1]["result"])
+    for client in (host, spectator):
         await client.close()
 
 
