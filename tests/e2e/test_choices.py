@@ -54,6 +54,7 @@ READY = '#table .ww[data-pending="0"][data-my-turn="1"]'
 # The host may move now, or owes nothing (the other witch does).
 SETTLED_JS = f"document.querySelector('{READY}') || !(window.coven.page.state || {{}}).legal.length"
 MY_BOARD = "#table [data-testid=my-board]"
+RAVEN_PICKING = f"{MY_BOARD} [data-action=pick-cube], [data-testid=raven-picked]"
 
 
 def stage_of(state: dict[str, Any]) -> tuple[int, str]:
@@ -209,12 +210,15 @@ def test_choices_feel_like_a_game(browser: Any, coven_server: str, artifacts: Pa
         picks = [cubes.nth(i) for i in range(count)]
         kinds = [p.get_attribute("data-ingredient") for p in picks]
         for i, cube in enumerate(picks):
+            # Picking a cube moves nothing else (the cubes and the list of picked ones aside).
+            before_pick = boxes(host, RAVEN_PICKING)
             # The keyboard works as well as the mouse: the first cube is picked with Enter.
             if i == 0:
                 cube.focus()
                 page.keyboard.press("Enter")
             else:
                 cube.click()
+            assert_same_boxes(before_pick, boxes(host, RAVEN_PICKING), "picking a cube")
         chosen = page.locator(f"{MY_BOARD} [data-action=pick-cube][aria-pressed=true]")
         assert chosen.count() == count
         assert page.locator("[data-testid=raven-picked] .cube").count() == count
@@ -231,10 +235,11 @@ def test_choices_feel_like_a_game(browser: Any, coven_server: str, artifacts: Pa
         many = page.locator(f"{MY_BOARD} [data-action=use-recipe]:not([data-ways='1'])")
         if "one-way" not in seen and one.count():
             recipe = one.first.get_attribute("data-recipe")
-            version = my_state(host)["version"]
+            version, sent = my_state(host)["version"], len(acts)
             one.first.click()
             assert page.locator("#table .chooser").count() == 0, "a one-way recipe needs no chooser"
             wait_until(page, f"(window.coven.page.state || {{}}).version > {version}")
+            assert len(acts) == sent + 1 and '"brew"' in acts[-1], acts[sent:]
             used = my_state(host)["view"]["players"][0]["production"]["used"]
             assert recipe in used, (recipe, used)
             seen.add("one-way")

@@ -478,13 +478,22 @@ export async function createRenderer(ctx) {
         "div",
         { class: "raven-pick" },
         h("span", { class: "small muted" }, t("ww.raven.picked")),
-        h("span", { class: "raven-picked", "data-testid": "raven-picked" }, total(picked) ? cubes(picked) : h("span", { class: "muted small" }, t("ww.raven.none"))),
+        h("span", { class: "raven-picked", "data-testid": "raven-picked" }, ravenSlots(picked, options)),
         action
           ? moveButton(t("ww.raven.remove"), action, { cls: "btn primary", key: "raven-remove" })
           : h("button", { class: "btn primary", type: "button", "data-key": "raven-remove", disabled: true }, t("ww.raven.remove")),
         declining,
       ),
     ];
+  }
+
+  // The picked cubes in as many places as the Raven may take (empty ones dashed): the row keeps
+  // its width whatever is picked.
+  function ravenSlots(picked, options) {
+    const most = Math.max(0, ...options.map((a) => total(a.remove)));
+    const out = cubes(picked);
+    while (out.length < most) out.push(h("span", { class: "cube placeholder", "aria-hidden": "true" }));
+    return total(picked) ? out : [h("span", { class: "sr-only" }, t("ww.raven.none")), ...out];
   }
 
   function variantContent(action) {
