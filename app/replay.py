@@ -28,7 +28,7 @@ from engine.protocol import Action, Event, Game, IllegalAction
 MAX_STEPS = 20_000
 """A longer log is refused (``replay_too_long``): real matches take a few thousand actions."""
 
-MAX_COUNT = 50
+MAX_COUNT = 20
 """Steps per ``/replay/steps`` request (each holds a view per seat)."""
 
 CHECKPOINT = 32

@@ -156,7 +156,25 @@ function renderStep() {
   root.dataset.shownSeat = page.shownSeat === null ? "spectator" : String(page.shownSeat);
 }
 
+// The address says which step through whose eyes (#step=12&seat=1), so a moment can be shared.
+function remember() {
+  const seat = page.seat === null ? "spectator" : page.seat;
+  history.replaceState(null, "", `${location.pathname}${location.search}#step=${page.step}&seat=${seat}`);
+}
+
+function recalled() {
+  const params = new URLSearchParams(location.hash.slice(1));
+  const step = Number.parseInt(params.get("step") ?? "", 10);
+  const seat = params.get("seat");
+  const number = Number.parseInt(seat ?? "", 10);
+  return {
+    step: Number.isInteger(step) ? Math.max(0, Math.min(page.timeline.last, step)) : null,
+    seat: seat === "spectator" ? null : Number.isInteger(number) && number >= 0 && number < page.timeline.players ? number : undefined,
+  };
+}
+
 function renderControls() {
+  remember();
   const { step } = page;
   const last = page.timeline.last;
   el("replay-step").textContent = t("replay.step_of", { step, last });
@@ -253,6 +271,9 @@ async function main() {
   // A player sees the match through her own eyes first; anyone may switch to any seat.
   const mine = seatStore.get(code);
   page.seat = mine && Number.isInteger(mine.seat) && mine.seat < page.timeline.players ? mine.seat : 0;
+  const asked = recalled(); // a shared link's step and seat
+  if (asked.seat !== undefined) page.seat = asked.seat;
+  if (asked.step !== null) page.step = asked.step;
   el("table").hidden = false;
   el("replay-controls").hidden = false;
   el("replay-log-panel").hidden = false;

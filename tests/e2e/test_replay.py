@@ -84,7 +84,7 @@ def test_players_and_spectators_watch_the_replay(
     last = timeline["last"]
     first_views = httpx.get(
         f"{coven_server}/api/rooms/{code}/replay/steps",
-        params={"start": 0, "count": 50},
+        params={"start": 0, "count": 20},
         timeout=10,
     ).json()["steps"]
 
@@ -175,11 +175,18 @@ def test_players_and_spectators_watch_the_replay(
     view.keyboard.press("End")
     shown_step(watcher, last)
     shot(watcher, artifacts, "replay-spectator-es")
+    # The address holds the step and the seat: a shared link opens that moment.
+    assert view.url.endswith(f"/replay?lang=es#step={last}&seat=spectator")
+    shared = new_player(browser, "Friend")
+    shared.page.goto(view.url.replace(f"step={last}&seat=spectator", "step=3&seat=1"))
+    shown_step(shared, 3, "1")
+    assert shared.errors == []
+    shared.page.context.close()
     # On a phone the controls stay at hand, fixed at the bottom of the screen.
     view.set_viewport_size({"width": 390, "height": 844})
     view.evaluate("window.scrollTo(0, document.body.scrollHeight / 2)")
     box = view.locator("[data-testid=replay-prev]").bounding_box()
-    assert box is not None and 0 <= box["y"] and box["y"] + box["height"] <= 844
+    assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 844
     view.click("[data-testid=replay-prev]")
     shown_step(watcher, last - 1)
     view.screenshot(path=str(artifacts / "replay-phone.png"))
