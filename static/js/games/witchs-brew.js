@@ -461,6 +461,7 @@ export async function createRenderer(ctx) {
       }),
       onCancel: ui.chooser ? () => { ui.chooser = null; rerender(); } : null,
       cancelLabel: t("wb.cancel"),
+      overlay: Boolean(ui.chooser), // opened by a click: over the answers, nothing moves
     });
   }
 
@@ -486,7 +487,6 @@ export async function createRenderer(ctx) {
     out.push(h("p", { class: "small muted" }, later.length ? tn("wb.prompt.risk", later.length) : t("wb.prompt.last")));
     if (ui.chooser && ui.chooser.kind === "favor" && favors.length > 1) {
       out.push((optionsChooser("favor", favors, t("wb.choose_favor", { role: roleName(cur.role) }), favorText(cur.role))));
-      return out;
     }
     const favorButton = favors.length === 1
       ? moves.button("", favors[0], { cls: "btn big so-be-it", key: "favor", content: [h("strong", {}, t("wb.so_be_it")), h("span", { class: "small" }, favorSummary(cur.role, favors[0]))] })
