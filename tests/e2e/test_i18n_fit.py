@@ -12,16 +12,15 @@ Pictures: tests/e2e/artifacts/fit-{game}-{lang}-{a|b}-{desktop|phone}.png.
 from __future__ import annotations
 
 import random
-import time
-import uuid
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 
+from tests.e2e.hosted_room import HostedRoom
 from tests.e2e.players import FINITE_ANIMATIONS_DONE, Player, new_player, shot, wait_until
-from tests.support.i18n_catalog import catalog
+from tests.support.i18n_catalog import catalog, english_left
 
 pytestmark = pytest.mark.e2e
 
@@ -67,54 +66,15 @@ CUT_JS = """
 """
 
 
-class Table:
-    """A started room seen by its host over the HTTP API."""
-
-    def __init__(self, url: str, game: str) -> None:
-        created = httpx.post(
-            f"{url}/api/rooms",
-            json={"game": game, "name": "Ana", "visibility": "private", "seats": 3},
-            timeout=10,
-        ).json()
-        self.code: str = created["room"]["code"]
-        self.token: str = created["token"]
-        self.http = httpx.Client(
-            base_url=f"{url}/api/rooms/{self.code}",
-            headers={"Authorization": f"Bearer {self.token}"},
-            timeout=10,
-        )
-        for _ in range(2):
-            self.http.post("/bots", json={"level": "random"}).raise_for_status()
-        self.http.post("/start").raise_for_status()
-
-    def host_to_move(self, seconds: float = 20) -> dict[str, Any]:
-        """The host's state once she owes a decision (the bots answer in between)."""
-        deadline = time.monotonic() + seconds
-        while True:
-            state: dict[str, Any] = self.http.get("/state").json()
-            if state.get("result") is None and 0 in state["to_move"] and state["legal"]:
-                return state
-            assert state.get("result") is None, "the match ended before the table was seen"
-            assert time.monotonic() < deadline, "the host never came to move"
-            time.sleep(0.05)
-
-    def play(self, moves: int, rng: random.Random) -> int:
-        """The host plays ``moves`` random legal actions; the version she then sees."""
-        for _ in range(moves):
-            state = self.host_to_move()
-            body = {
-                "action": rng.choice(state["legal"]),
-                "client_id": uuid.uuid4().hex,
-                "version": state["version"],
-            }
-            self.http.post("/actions", json=body).raise_for_status()
-        version: int = self.host_to_move()["version"]
-        return version
-
-
 @pytest.fixture(scope="module")
-def tables(coven_server: str) -> dict[str, Table]:
-    return {game: Table(coven_server, game) for game in GAMES}
+def tables(coven_server: str) -> Iterator[dict[str, HostedRoom]]:
+    """A started room of each game: the host (her moves are the test's) and two bots."""
+    rooms = {game: HostedRoom(coven_server, game, seats=3) for game in GAMES}
+    for room in rooms.values():
+        room.start_with_bots(2)
+    yield rooms
+    for room in rooms.values():
+        room.close()
 
 
 def _own_endings(lang: str) -> list[str]:
@@ -141,7 +101,7 @@ def test_every_name_fits(
     browser: Any,
     coven_server: str,
     artifacts: Path,
-    tables: dict[str, Table],
+    tables: dict[str, HostedRoom],
     game: str,
     lang: str,
 ) -> None:
@@ -151,7 +111,7 @@ def test_every_name_fits(
     page = host.page
     rng = random.Random(f"{game}-{lang}")
     table.play(GAMES[game], rng)
-    page.goto(f"{coven_server}/r/{table.code}?lang={lang}#seat=0&token={table.token}")
+    page.goto(table.page_url(lang))
     page.wait_for_selector("#table [data-action]")
     cut = _look(host, lang, artifacts, f"fit-{game}-{lang}-a")
     version = table.play(GAMES[game], rng)
@@ -159,6 +119,7 @@ def test_every_name_fits(
     page.wait_for_selector("#table [data-action]")
     cut += _look(host, lang, artifacts, f"fit-{game}-{lang}-b")
     assert cut == []
+    assert english_left(page.inner_text("body"), lang) == []
     assert page.evaluate("window.coven.missingKeys()") == []
     assert host.errors == []
     page.context.close()

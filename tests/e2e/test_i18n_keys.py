@@ -7,6 +7,8 @@ its language distinguishes (``tests/support/i18n_catalog.py``).
 from __future__ import annotations
 
 import re
+import typing
+from typing import Any
 
 import pytest
 
@@ -16,6 +18,8 @@ from tests.support.i18n_catalog import (
     PLURAL_CATEGORIES,
     ROOT,
     catalog,
+    english_left,
+    english_only_fragments,
     placeholders,
     plain_keys,
     plural_families,
@@ -88,12 +92,14 @@ def test_no_count_is_glued_to_a_noun_without_plural_handling() -> None:
 
 
 def test_game_vocabulary_is_complete() -> None:
-    """Ingredients, arcana, phases, personalities and tie-break reasons of Whirling Witchcraft."""
-    from engine.whirling.cards import INGREDIENTS, PERSONALITIES
+    """Ingredients, arcana, recipes, phases, personalities and tie-break reasons of Whirling
+    Witchcraft (a recipe's name is ``ww.card.{id}``: the catalog's English name is a fallback)."""
+    from engine.whirling.cards import INGREDIENTS, PERSONALITIES, RECIPES
     from engine.whirling.scoring import TIE_BREAKS
 
     english = catalog("en")
     wanted = [f"ww.ingredient.{k}" for k in INGREDIENTS]
+    wanted += [f"ww.card.{r.id}" for r in RECIPES]
     wanted += [f"ww.arcana.{k}" for k in ("potion", "raven", "book")]
     wanted += [f"ww.phase.{p}" for p in ("personality", "study", "brew", "over")]
     wanted += [f"ww.personality.{p.id}" for p in PERSONALITIES]
@@ -101,3 +107,48 @@ def test_game_vocabulary_is_complete() -> None:
     reasons = [r for r, _ in TIE_BREAKS] + ["circle", "shared_win"]
     wanted += [f"ww.reason.{r}" for r in reasons]
     assert [k for k in wanted if k not in english] == []
+
+
+def _option_values(field: Any) -> list[object]:
+    """The values of a game option the room's setup may show: each choice of a ``Literal``,
+    ``None`` when it may be unset, each whole number between its bounds; a yes/no reads as
+    ``room.option_yes`` / ``room.option_no``."""
+    annotation = field.annotation
+    values: list[object] = []
+    for arm in typing.get_args(annotation) or (annotation,):
+        if arm is type(None):
+            values.append(None)
+        elif typing.get_origin(arm) is typing.Literal:
+            values += list(typing.get_args(arm))
+        elif arm is int:
+            low = next(m.ge for m in field.metadata if hasattr(m, "ge"))
+            high = next(m.le for m in field.metadata if hasattr(m, "le"))
+            values += list(range(low, high + 1))
+    return values
+
+
+def test_every_game_option_reads_in_words() -> None:
+    """The room lists the chosen setup (static/js/setup_text.js): no "first_player: null"."""
+    from engine.registry import _builtin_games
+
+    english = catalog("en")
+    wanted = []
+    for game in _builtin_games():
+        for name, field in game.options.model_fields.items():
+            prefix = f"game.{game.id}.option.{name}"
+            wanted.append(f"{prefix}.label")
+            wanted += [f"{prefix}.{'null' if v is None else v}" for v in _option_values(field)]
+    assert [k for k in wanted if k not in english] == []
+
+
+@pytest.mark.parametrize("lang", LANGUAGES[1:])
+def test_the_english_finder_finds_english(lang: str) -> None:
+    """The browser tests look for these on pages in ``lang``: it must see English and code."""
+    english, own = catalog("en"), catalog(lang)
+    assert len(english_only_fragments(lang)) > len(english) / 2
+    assert english_left(own["room.error_not_started"], lang) == []
+    assert english_left(english["room.error_not_started"], lang) != []
+    assert english_left("Người đi đầu: first_player · ww.phase.brew", lang) == [
+        "first_player",
+        "ww.phase.brew",
+    ]

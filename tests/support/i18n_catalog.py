@@ -23,6 +23,9 @@ PLURAL_CATEGORIES: dict[str, tuple[str, ...]] = {
 }
 CLDR_CATEGORIES = ("zero", "one", "two", "few", "many", "other")
 PLACEHOLDER = re.compile(r"\{(\w+)\}")
+# What only a programmer writes: a raw key ("ww.phase.brew") or an identifier ("first_player").
+RAW_KEY = re.compile(r"\b(?:ww|wb|se|room|lobby|rules|error|game|conn|ui)\.[a-z_]+(?:\.[\w-]+)*")
+IDENTIFIER = re.compile(r"\b[a-z]+(?:_[a-z0-9]+)+\b")
 
 
 def catalog(lang: str) -> dict[str, str]:
@@ -51,3 +54,26 @@ def plain_keys(cat: dict[str, str], families: set[str]) -> set[str]:
 
 def placeholders(text: str) -> set[str]:
     return set(PLACEHOLDER.findall(text))
+
+
+def english_only_fragments(lang: str) -> list[str]:
+    """Pieces of English text that must never show on a page in ``lang``: the longest fixed part
+    of each English string whose translation differs, when it is a phrase of 2 or more words
+    (shorter ones, such as "Bot" or "OK", may be the same word in both) and ``lang`` itself
+    never writes it."""
+    english, other = catalog("en"), catalog(lang)
+    written = "\n".join(other.values())
+    fragments = set()
+    for key, text in english.items():
+        if other.get(key) == text:
+            continue
+        longest = max(PLACEHOLDER.split(text), key=len).strip(" .,:;()·—–-")
+        if len(longest) >= 10 and " " in longest and longest not in written:
+            fragments.add(longest)
+    return sorted(fragments)
+
+
+def english_left(text: str, lang: str) -> list[str]:
+    """What a page's visible ``text`` in ``lang`` still says in English or in code."""
+    english = [f for f in english_only_fragments(lang) if f in text]
+    return english + sorted(set(RAW_KEY.findall(text)) | set(IDENTIFIER.findall(text)))
