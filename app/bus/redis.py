@@ -17,7 +17,8 @@ import contextlib
 import json
 import logging
 import time
-from collections import defaultdict
+import uuid
+from collections import defaultdict, deque
 from collections.abc import Callable
 from typing import Any
 
@@ -31,6 +32,7 @@ from app.bus.base import PRESENCE_TTL, Message, Subscription
 log = logging.getLogger(__name__)
 
 SUBSCRIBE_WAIT = 5.0
+ORIGIN = "@w"  # the publishing worker's mark on a bus message
 # After a failure, skip Redis this long (every publish would otherwise wait on a refused
 # connection); the reader keeps trying and says when it is back.
 DOWN_SECONDS = 1.0
@@ -62,6 +64,13 @@ class RedisBus:
         self._down_until = 0.0
         self._lost = False
         self._reconnected: list[Callable[[], None]] = []
+        # Published messages carry this worker's mark: they reach this worker's subscribers
+        # at once, and their echo from Redis is dropped. Sent by one task, in order, as many
+        # as are waiting in one pipeline (one round trip for all the moves of a loop turn).
+        self._origin = uuid.uuid4().hex[:12]
+        self._outbox: deque[tuple[str, str]] = deque()
+        self._pending = asyncio.Event()
+        self._sender: asyncio.Task[None] | None = None
 
     @property
     def down(self) -> bool:
@@ -88,12 +97,17 @@ class RedisBus:
             log.warning("redis unreachable at start (%s); degrading to this worker", exc)
             self._lost = True
         self._reader = asyncio.create_task(self._read(), name="redis-bus-reader")
+        self._sender = asyncio.create_task(self._send(), name="redis-bus-sender")
 
     async def close(self) -> None:
-        if self._reader is not None:
-            self._reader.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._reader
+        if self._outbox and not self.down:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self._flush(), 2.0)
+        for task in (self._sender, self._reader):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task
         with contextlib.suppress(Exception):
             await self._pubsub.aclose()  # type: ignore[no-untyped-call]
         with contextlib.suppress(Exception):
@@ -133,6 +147,8 @@ class RedisBus:
                 payload = wire.loads(message["data"])
             except ValueError:
                 continue
+            if not isinstance(payload, dict) or payload.pop(ORIGIN, None) == self._origin:
+                continue  # this worker's own message: its subscribers already have it
             self._deliver(message["channel"], payload)
 
     async def _resubscribe(self) -> None:
@@ -148,15 +164,35 @@ class RedisBus:
             sub.deliver(payload)
 
     async def publish(self, channel: str, message: Message) -> None:
+        # What is published is already committed: this worker's sockets hear it now, other
+        # workers through Redis (or, if it is down, when they re-sync as it comes back).
+        self._deliver(channel, message)
         if not self.down:
+            self._outbox.append((channel, wire.dumps({**message, ORIGIN: self._origin})))
+            self._pending.set()
+
+    async def _send(self) -> None:
+        while True:
+            await self._pending.wait()
+            self._pending.clear()
             try:
-                await self._client.publish(channel, wire.dumps(message))
-                return
+                await self._flush()
+            except asyncio.CancelledError:
+                raise
             except Exception as exc:
                 self._failed("publish", exc)
-        # What was published is already committed: this worker's sockets still hear it;
-        # other workers re-sync when Redis is back.
-        self._deliver(channel, message)
+                self._outbox.clear()  # the others re-sync when Redis is back
+
+    async def _flush(self) -> None:
+        while self._outbox:
+            batch = [self._outbox.popleft() for _ in range(min(len(self._outbox), 256))]
+            if len(batch) == 1:
+                await self._client.publish(*batch[0])
+                continue
+            async with self._client.pipeline(transaction=False) as pipe:
+                for channel, text in batch:
+                    pipe.publish(channel, text)
+                await pipe.execute()
 
     async def subscribe(self, channel: str) -> Subscription:
         sub = Subscription(channel, self._unsubscribe)
