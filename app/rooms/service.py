@@ -453,6 +453,10 @@ class RoomService:
         cached = self._tables.get(code)
         if not fresh and cached is not None and at_least is not None and cached.version >= at_least:
             return cached
+        if cached is not None and cached.result is None:
+            caught = await self._catch_up(code, cached)
+            if caught is not None:
+                return caught
         # Seats change rarely and every change is announced ("room" on the bus), so the
         # room comes from this worker's copy; the match always from the database.
         room = await self.room(code, cached=True)
@@ -464,6 +468,55 @@ class RoomService:
         if head is None:
             raise CovenError("not_started", "the match has not started yet")
         return await self._adopt(code, room, *head)
+
+    async def _catch_up(self, code: str, cached: Table) -> Table | None:
+        """This worker's copy brought up to date by replaying the actions committed since
+        (another worker's moves): one small read instead of the snapshot. ``None`` when the
+        replay cannot be trusted (a gap, a refusal, a different stage): read it all."""
+        head = await self.repo.moves.head(cached.match.id, cached.version)
+        if head is None:
+            return None
+        latest = self._tables.get(code)
+        if latest is not None and latest.match.id == cached.match.id:
+            cached = latest  # moved on meanwhile (this worker's own commit)
+        if head.version <= cached.version:
+            return cached
+        done = [d for d in head.done if d.version > cached.version]
+        if [d.version for d in done] != list(range(cached.version + 1, head.version + 1)):
+            return None
+        game, state = cached.game, cached.state
+        stages = match_stages(cached, cached.match)
+        history = dict(cached.history)
+        try:
+            for d in done:
+                state = game.apply(state, d.seat, d.action).state
+                stages[d.version - 1] = d.stage
+                history[d.version] = d.events
+        except IllegalAction:
+            return None
+        if game.stage(state) != head.stage or (game.result(state) is not None) != head.finished:
+            return None
+        room = await self.room(code, cached=True)
+        match = dataclasses.replace(
+            cached.match,
+            version=head.version,
+            snapshot={},  # not kept: this copy's state is the replayed one
+            stage=head.stage,
+            stage_since=head.stage_since,
+            finished=head.finished,
+            acted=tuple(head.acted) if head.acted is not None else cached.match.acted,
+            owing_since=(
+                tuple(head.owing_since)
+                if head.owing_since is not None
+                else cached.match.owing_since
+            ),
+        )
+        table = self._make_table(room, match, game, state, done[-1].events)
+        table.stages = {v: st for v, st in stages.items() if v > head.version - STAGES_KEPT}
+        table.stages[head.version] = head.stage
+        table.history = {v: e for v, e in history.items() if v > head.version - STAGES_KEPT}
+        self._tables[code] = table
+        return table
 
     async def _adopt(
         self, code: str, room: RoomRecord, match: MatchRecord, events: list[Event]

@@ -56,6 +56,30 @@ class Move:
     at: float
 
 
+@dataclass(frozen=True, slots=True)
+class Done:
+    """One committed action, as a worker replays it to catch up."""
+
+    version: int
+    seat: int
+    action: dict[str, Any]
+    stage: str  # the stage it was applied in
+    events: list[dict[str, Any]]
+
+
+@dataclass(frozen=True, slots=True)
+class Head:
+    """The match row without its snapshot, and the actions after a given version."""
+
+    version: int
+    stage: str
+    stage_since: float
+    finished: bool
+    acted: list[int] | None
+    owing_since: list[float | None] | None
+    done: list[Done]
+
+
 class ClientIdCollision(Exception):
     """The (match, client_id) key is taken: the same submission landed first."""
 
@@ -67,6 +91,11 @@ class MoveWriter(Protocol):
         ...
 
     def locked(self, match_id: int) -> contextlib.AbstractAsyncContextManager[LockedMatch]: ...
+
+    async def head(self, match_id: int, after: int) -> Head | None:
+        """The match without its snapshot, and every action after version ``after``: what a
+        worker needs to replay the moves another worker committed (one read)."""
+        ...
 
     async def close(self) -> None: ...
 
@@ -93,6 +122,13 @@ SQLITE_SEAT_BACK = (
     "UPDATE seats SET away = 0, away_level = NULL WHERE room_id = ? AND seat = ? AND away = 1"
 )
 SQLITE_FINISH_ROOM = "UPDATE rooms SET status = 'finished' WHERE id = ?"
+SQLITE_HEAD = (
+    "SELECT version, stage, stage_since, finished, acted, owing_since FROM matches WHERE id = ?"
+)
+SQLITE_DONE = (
+    "SELECT version, seat, action, stage, events FROM actions"
+    " WHERE match_id = ? AND version > ? AND version <= ? ORDER BY version"
+)
 CHECKPOINT_EVERY = 500  # commits between two passive checkpoints on the writer thread
 
 
@@ -193,6 +229,32 @@ class SqliteMoves:
         finally:
             self._checkpointing = False
 
+    async def head(self, match_id: int, after: int) -> Head | None:
+        conn = self._loop_conn
+        conn.execute("BEGIN")  # one snapshot for both reads (WAL: never waits for a writer)
+        try:
+            row = conn.execute(SQLITE_HEAD, (match_id,)).fetchone()
+            if row is None:
+                return None
+            done = [
+                Done(v, seat, wire.loads(action), stage, wire.loads(events))
+                for v, seat, action, stage, events in conn.execute(
+                    SQLITE_DONE, (match_id, after, row[0])
+                )
+            ]
+        finally:
+            conn.execute("COMMIT")
+        version, stage, stage_since, finished, acted, owing = row
+        return Head(
+            version,
+            stage,
+            stage_since,
+            bool(finished),
+            wire.loads(acted) if acted is not None else None,
+            wire.loads(owing) if owing is not None else None,
+            done,
+        )
+
     @contextlib.asynccontextmanager
     async def locked(self, match_id: int) -> AsyncIterator[LockedMatch]:
         raise NotImplementedError("SQLite retries optimistically: one writer at a time")
@@ -239,6 +301,17 @@ SELECT m.id, m.room_id, m.game_id, m.seed, m.players, m.options::text AS options
        (SELECT a.events::text FROM actions a WHERE a.match_id = m.id AND a.version = m.version)
            AS events
   FROM matches m WHERE m.id = $1 FOR UPDATE OF m
+"""
+
+
+PG_HEAD = """
+SELECT m.version, m.stage, m.stage_since, m.finished, m.acted::text AS acted,
+       m.owing_since::text AS owing_since,
+       (SELECT json_agg(json_build_array(a.version, a.seat, a.action, a.stage, a.events)
+                        ORDER BY a.version)::text
+          FROM actions a
+         WHERE a.match_id = m.id AND a.version > $2 AND a.version <= m.version) AS done
+  FROM matches m WHERE m.id = $1
 """
 
 
@@ -334,6 +407,23 @@ class PostgresMoves:
         if found["moved"] != 1:
             return None
         return bool(found["back"])
+
+    async def head(self, match_id: int, after: int) -> Head | None:
+        pool = await self._get_pool()
+        async with pool.acquire() as conn:
+            row = await conn.fetchrow(PG_HEAD, match_id, after)
+        if row is None:
+            return None
+        done = [Done(*entry) for entry in wire.loads(row["done"])] if row["done"] else []
+        return Head(
+            row["version"],
+            row["stage"],
+            row["stage_since"],
+            row["finished"],
+            wire.loads(row["acted"]) if row["acted"] is not None else None,
+            wire.loads(row["owing_since"]) if row["owing_since"] is not None else None,
+            done,
+        )
 
     @contextlib.asynccontextmanager
     async def locked(self, match_id: int) -> AsyncIterator[LockedMatch]:
