@@ -13,12 +13,13 @@ import httpx
 
 
 class HostedRoom:
-    def __init__(self, url: str, game: str, seats: int) -> None:
+    def __init__(
+        self, url: str, game: str, seats: int, options: dict[str, Any] | None = None
+    ) -> None:
         self.url = url
+        body = {"game": game, "name": "Ana", "visibility": "private", "seats": seats}
         created = httpx.post(
-            f"{url}/api/rooms",
-            json={"game": game, "name": "Ana", "visibility": "private", "seats": seats},
-            timeout=10,
+            f"{url}/api/rooms", json={**body, "options": options or {}}, timeout=10
         ).json()
         self.code: str = created["room"]["code"]
         self.token: str = created["token"]
