@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 
 from tests.e2e.hosted_room import HostedRoom
+from tests.e2e.page_words import page_words
 from tests.e2e.players import FINITE_ANIMATIONS_DONE, Player, new_player, shot, wait_until
 from tests.support.i18n_catalog import catalog, english_left
 
@@ -127,7 +128,7 @@ def test_every_name_fits(
     page.wait_for_selector("#table [data-action]")
     cut += _look(host, lang, artifacts, f"fit-{game}-{lang}-b")
     assert cut == []
-    assert english_left(page.inner_text("body"), lang) == []
+    assert english_left(page_words(page), lang) == []
     assert page.evaluate("window.coven.missingKeys()") == []
     assert host.errors == []
     page.context.close()

@@ -5,8 +5,9 @@
   ``errorText``: each reads as its own sentence of the language, never the server's message.
 - A refusal of the live socket shows in a toast in Vietnamese.
 - A whole match of each game (the bots play every seat, the host's too), seen by the host in
-  Vietnamese once it is over: end screen, seats, setup and the whole table log hold no English
-  phrase of the catalog, no raw key and no programmer's identifier, and no key fell back.
+  Vietnamese once it is over: end screen, seats, setup and the whole table log (their text,
+  tooltips and labels) hold no English phrase of the catalog, no raw key and no programmer's
+  identifier, and no key fell back.
 Pictures: tests/e2e/artifacts/walk-{game}-vi.png.
 """
 
@@ -19,6 +20,7 @@ from typing import Any
 import pytest
 
 from tests.e2e.hosted_room import HostedRoom
+from tests.e2e.page_words import page_words
 from tests.e2e.players import new_player, shot, wait_until
 from tests.support.error_codes import all_codes
 from tests.support.i18n_catalog import (
@@ -146,7 +148,7 @@ def test_a_whole_match_in_vietnamese(
     # The table log is filled from the start of the match (GET /log) after the page opens.
     wait_until(page, "document.querySelectorAll('#log > *').length > 20", 20)
     shot(player, artifacts, f"walk-{game}-vi")
-    assert english_left(page.inner_text("body"), "vi") == []
+    assert english_left(page_words(page), "vi") == []
     assert page.evaluate("window.coven.missingKeys()") == []
     assert player.errors == []
     page.context.close()
