@@ -793,7 +793,7 @@ export async function createRenderer(ctx) {
       case "deck_empty":
         return t("se.log.deck_empty");
       case "game_over":
-        return t("se.log.game_over", { names: e.winners.map(name).join(", ") });
+        return tn("se.log.game_over", e.winners.length, { names: e.winners.map(name).join(", ") });
       case "you_drew":
       case "cards_received":
         return e.cards && e.cards.length ? t("se.log.you_got", { cards: e.cards.map(cardName).join(", ") }) : null;

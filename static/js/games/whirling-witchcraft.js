@@ -876,7 +876,7 @@ export async function createRenderer(ctx) {
       case "deck_empty":
         return t("ww.log.deck_empty");
       case "game_over":
-        return t("ww.log.game_over", { names: e.winners.map(who).join(", "), reason: t(`ww.reason.${e.reason}`) });
+        return tn("ww.log.game_over", e.winners.length, { names: e.winners.map(who).join(", "), reason: t(`ww.reason.${e.reason}`) });
       default:
         return e.type.endsWith("_openly") ? describeOpen(e) : null;
     }

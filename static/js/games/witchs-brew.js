@@ -751,7 +751,7 @@ export async function createRenderer(ctx) {
       case "spell_book_turned":
         return t("wb.log.spell_book_turned", { spell: spellName(e.spell) });
       case "game_over":
-        return t("wb.log.game_over", { names: e.winners.map(name).join(", ") });
+        return tn("wb.log.game_over", e.winners.length, { names: e.winners.map(name).join(", ") });
       default:
         return null; // role_kept, role_unkept, lead_owed: the table shows them
     }
