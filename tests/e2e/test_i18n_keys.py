@@ -152,3 +152,16 @@ def test_the_english_finder_finds_english(lang: str) -> None:
         "first_player",
         "ww.phase.brew",
     ]
+
+
+def test_no_server_message_is_shown() -> None:
+    """A refusal reads by its code (``errorText``): only api.js, which builds the ApiError, and
+    forms.js, which reads which field a validation error names, touch the server's English."""
+    allowed = {"api.js", "forms.js"}
+    reading = re.compile(r"\b(?:err|error|exc|e|message)\.message\b")
+    found = [
+        str(path.relative_to(ROOT))
+        for path in (ROOT / "static" / "js").rglob("*.js")
+        if path.name not in allowed and reading.search(path.read_text(encoding="utf-8"))
+    ]
+    assert found == []
