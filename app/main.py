@@ -11,6 +11,7 @@ import logging
 import math
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -94,10 +95,15 @@ class RequestGuard:
                 return
             # uvicorn's protocol object is behind its ``send``: a socket whose peer stopped
             # reading can then be cut (ws.py) instead of waiting forever to flush.
-            transport = getattr(getattr(send, "__self__", None), "transport", None)
-            abort = getattr(transport, "abort", None)
+            protocol = getattr(send, "__self__", None)
+            abort = getattr(getattr(protocol, "transport", None), "abort", None)
+            # Added to the scope in place (uvicorn made it for this socket alone): a copy
+            # would stay alive beside it as long as the socket is open.
             if callable(abort):
-                scope = {**scope, "coven.abort": abort}
+                scope["coven.abort"] = abort
+            send_now = getattr(protocol, "send_text_now", None)
+            if callable(send_now):
+                scope["coven.send_now"] = send_now  # the hub writes frames without awaiting
             await self.app(scope, receive, send)
             return
         if scope["type"] != "http":
@@ -277,6 +283,24 @@ def _include_pages(app: FastAPI) -> None:
     app.include_router(importlib.import_module("app.rules_pages").router)
 
 
+class CovenApp(FastAPI):
+    """FastAPI, with the room socket taken before its stack: a socket lives for hours, and
+    every layer it passes through (telemetry, body limit, error and exception middleware,
+    router, exit stack) keeps a frame alive for all that time. The guard's checks still
+    apply (``RequestGuard`` wraps the socket handler alone)."""
+
+    def __init__(self, settings: Settings, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.socket_guard = RequestGuard(ws.room_socket_asgi, settings=settings)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "websocket" and ws.ROOM_SOCKET.fullmatch(scope.get("path", "")):
+            scope["app"] = self
+            await self.socket_guard(scope, receive, send)
+            return
+        await super().__call__(scope, receive, send)
+
+
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings.from_env()
 
@@ -306,7 +330,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await bus.close()
             await repo.close()
 
-    app = FastAPI(
+    app = CovenApp(
+        settings,
         title="Coven",
         version="0.1.0",
         summary="An online tabletop for witch card games",

@@ -16,19 +16,21 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import re
 import time
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import parse_qs, urlsplit
 
 from fastapi import APIRouter, WebSocket
 from pydantic import ValidationError
+from starlette.types import Receive, Scope, Send
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from app import wire
 from app.api.deps import Services
 from app.errors import CovenError
 from app.messages import AckMessage, ActMessage, ChatIn, ChatOut, ErrorMessage
-from app.rooms.hub import CLOSE_TOO_SLOW, Connection
+from app.rooms.hub import CLOSE_TOO_SLOW, DROPPED, Connection
 from app.rooms.service import hash_token, room_channel
 from app.text import MAX_JSON_DEPTH, clean_display, json_depth, valid_room_code
 
@@ -87,6 +89,20 @@ def _client(websocket: WebSocket) -> str:
     return websocket.client.host if websocket.client is not None else "unknown"
 
 
+# The room socket's path. ``RequestGuard`` (app/main.py) hands these handshakes straight to
+# ``room_socket_asgi``; the router's route below stays for any other way in.
+ROOM_SOCKET = re.compile(r"/ws/rooms/([^/]+)")
+
+
+async def room_socket_asgi(scope: Scope, receive: Receive, send: Send) -> None:
+    """The room socket as a bare ASGI app (what the router does, without its layers)."""
+    match = ROOM_SOCKET.fullmatch(scope.get("path", ""))
+    assert match is not None
+    query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
+    token = query.get("token", [None])[-1]
+    await room_socket(WebSocket(scope, receive, send), match.group(1), token)
+
+
 @router.websocket("/ws/rooms/{code}")
 async def room_socket(websocket: WebSocket, code: str, token: str | None = None) -> None:
     coven: Services = websocket.app.state.coven
@@ -123,8 +139,9 @@ async def _open(
     try:
         if not valid_room_code(code):
             raise CovenError("room_not_found", "no such room")
-        room = await coven.service.room(code)
-        seat = coven.service.seat_of(room, token)
+        # This worker's copy of the room when it knows the token (a crowd of spectators
+        # joining reads the room once, not once each).
+        _, seat = await coven.service.seat_for(code, token)
     except CovenError as exc:
         close = CLOSE_NO_ROOM if exc.code == "room_not_found" else CLOSE_BAD_TOKEN
         await _refuse(websocket, subprotocol, exc.code, exc.message, close)
@@ -147,36 +164,33 @@ async def _open(
         queue_limit=settings.ws_send_queue,
         queue_bytes_limit=settings.ws_send_queue_bytes,
         send_timeout=settings.ws_send_timeout,
+        direct=websocket.scope.get("coven.send_now"),
     )
-    writer = asyncio.create_task(conn.write(), name=f"ws-writer:{code}")
-    serving: asyncio.Task[None] | None = None
     try:
         await coven.hub.join(conn)
         with contextlib.suppress(CovenError):
             table = await coven.service.table(code)
             conn.sent_version = max(conn.sent_version, table.version)
             conn.send(table.message_text(seat))
-        for line in await coven.service.repo.recent_chat(room.id):
-            conn.send(
-                ChatOut(
-                    seat=line.seat, name=line.name, text=line.text, at=line.created_at
-                ).model_dump_json()
-            )
-        serving = asyncio.create_task(_serve(websocket, coven, conn), name=f"ws:{code}")
-        dropped = asyncio.create_task(conn.dropped.wait())
-        await asyncio.wait({serving, dropped}, return_when=asyncio.FIRST_COMPLETED)
-        dropped.cancel()
-        if serving.done():
-            serving.result()  # a disconnect ends here; anything else is logged below
+        for line in coven.hub.recent_chat(code):
+            conn.send(line)
+        # Served in this task (no task per socket beyond the one uvicorn gives it): a drop
+        # wakes it while it waits for a frame.
+        await _serve(websocket, coven, conn)
+    except asyncio.CancelledError as exc:
+        if not (conn.dropped.is_set() and exc.args and exc.args[0] == DROPPED):
+            raise
+        task = asyncio.current_task()
+        if task is not None:
+            task.uncancel()
     except (WebSocketDisconnect, ConnectionError):
         pass
     except Exception:
         if not conn.dropped.is_set() and websocket.client_state == WebSocketState.CONNECTED:
             log.exception("socket in room %s failed", code)
     finally:
-        if serving is not None and not serving.done():
-            serving.cancel()
-        writer.cancel()
+        conn.receiving = None
+        conn.close()
         with contextlib.suppress(BaseException):
             await coven.hub.leave(conn)
         await _close(websocket, conn)
@@ -201,8 +215,12 @@ async def _close(websocket: WebSocket, conn: Connection) -> None:
 
 async def _serve(websocket: WebSocket, coven: Services, conn: Connection) -> None:
     limit = coven.settings.max_frame_bytes
-    while True:
-        frame = await websocket.receive()
+    while not conn.dropped.is_set():
+        conn.receiving = asyncio.current_task()
+        try:
+            frame = await websocket.receive()
+        finally:
+            conn.receiving = None
         if frame["type"] == "websocket.disconnect":
             raise WebSocketDisconnect(frame.get("code", 1000))
         raw = frame.get("text")

@@ -3,14 +3,118 @@
 A handshake whose request line or headers exceed the parser's limits (8 KiB a line) gets a
 414 / 431 prepared by ``websockets`` that uvicorn 0.54 never writes: the client then waits
 forever on a half-open connection. This protocol writes that answer and closes.
+
+It also lets the hub write a frame synchronously (``send_text_now``) when the transport can
+take it, instead of one awaited ASGI ``send`` (and a task wake-up) per message per socket.
 """
 
 from __future__ import annotations
 
+import asyncio
+from collections import deque
+from typing import Any
+
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+from websockets.exceptions import InvalidState
+
+
+class Inbox:
+    """The part of ``asyncio.Queue`` uvicorn uses for a socket's incoming events, for its one
+    reader: a deque and at most one waiting future (an ``asyncio.Queue`` is three deques, an
+    event and more, for every open socket)."""
+
+    __slots__ = ("_items", "_waiter")
+
+    def __init__(self) -> None:
+        self._items: deque[Any] = deque()
+        self._waiter: asyncio.Future[None] | None = None
+
+    def put_nowait(self, item: Any) -> None:
+        self._items.append(item)
+        waiter = self._waiter
+        if waiter is not None and not waiter.done():
+            waiter.set_result(None)
+
+    def empty(self) -> bool:
+        return not self._items
+
+    def qsize(self) -> int:
+        return len(self._items)
+
+    async def get(self) -> Any:
+        while not self._items:
+            self._waiter = asyncio.get_running_loop().create_future()
+            try:
+                await self._waiter
+            finally:
+                self._waiter = None
+        return self._items.popleft()
+
+
+class Gate:
+    """The part of ``asyncio.Event`` uvicorn uses for "the transport is writable"."""
+
+    __slots__ = ("_open", "_waiters")
+
+    def __init__(self) -> None:
+        self._open = True
+        self._waiters: list[asyncio.Future[None]] | None = None
+
+    def is_set(self) -> bool:
+        return self._open
+
+    def set(self) -> None:
+        self._open = True
+        waiters, self._waiters = self._waiters, None
+        for waiter in waiters or ():
+            if not waiter.done():
+                waiter.set_result(None)
+
+    def clear(self) -> None:
+        self._open = False
+
+    async def wait(self) -> None:
+        while not self._open:
+            waiter = asyncio.get_running_loop().create_future()
+            if self._waiters is None:
+                self._waiters = []
+            self._waiters.append(waiter)
+            await waiter
 
 
 class CovenWebSocketProtocol(WebSocketsSansIOProtocol):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.queue = Inbox()  # type: ignore[assignment]
+        self.writable = Gate()  # type: ignore[assignment]
+
+    async def send(self, message: Any) -> None:
+        await super().send(message)
+        if message.get("type") == "websocket.accept" and self.handshake_complete:
+            # The handshake's request and response are not needed again; every idle socket
+            # would keep their headers otherwise.
+            self.request = None  # type: ignore[assignment]
+            self.response = None  # type: ignore[assignment]
+
+    def send_text_now(self, text: str) -> bool:
+        """Write one text frame at once, when the connection is open and its transport is not
+        paused (the peer keeps up); ``False``: send it the ASGI way, which waits."""
+        if (
+            not self.handshake_complete
+            or self.close_sent
+            or self.disconnected
+            or self.initial_response is not None
+            or not self.writable.is_set()
+            or self.transport.is_closing()
+        ):
+            return False
+        try:
+            self.conn.send_text(text.encode())
+        except InvalidState:
+            return False
+        self.transport.write(b"".join(self.conn.data_to_send()))
+        return True
+
     def data_received(self, data: bytes) -> None:
         super().data_received(data)
         if (

@@ -11,6 +11,7 @@ import contextlib
 import logging
 import uuid
 from collections import Counter, deque
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -19,6 +20,7 @@ from app.bus import Bus, Subscription
 from app.bus.base import PRESENCE_REFRESH
 from app.errors import CovenError
 from app.rooms.service import RoomService, room_channel
+from app.store.repository import ChatRecord
 
 log = logging.getLogger(__name__)
 
@@ -34,14 +36,31 @@ class Socket(Protocol):
     async def send_text(self, data: str) -> None: ...
 
 
+class Flag:
+    """Set once, read often: what ``asyncio.Event`` would be here, without its waiters."""
+
+    __slots__ = ("_set",)
+
+    def __init__(self) -> None:
+        self._set = False
+
+    def set(self) -> None:
+        self._set = True
+
+    def is_set(self) -> bool:
+        return self._set
+
+
 @dataclass(eq=False, slots=True)
 class Connection:
     """One socket: what it has seen, and its own bounded outgoing queue.
 
-    Fan-out only appends to the queue (never awaits a socket); the connection's writer task
-    sends in order. A consumer that lets ``queue_limit`` messages pile up, or whose send takes
-    longer than ``send_timeout``, or whose queue holds over ``queue_bytes_limit``, is dropped:
-    its room never waits for it.
+    Fan-out never awaits a socket. A message goes straight onto the socket's transport when
+    nothing is waiting before it and the transport takes it (``direct``: the usual case, no
+    task and no wake-up per message); otherwise it waits in the queue, which a writer task
+    (started then, gone once the queue is empty) sends in order. A consumer that lets
+    ``queue_limit`` messages pile up, or whose send takes longer than ``send_timeout``, or
+    whose queue holds over ``queue_bytes_limit``, is dropped: its room never waits for it.
     """
 
     socket: Socket
@@ -57,16 +76,24 @@ class Connection:
     queue_limit: int = SEND_QUEUE
     queue_bytes_limit: int = SEND_QUEUE_BYTES
     send_timeout: float = SEND_TIMEOUT
-    dropped: asyncio.Event = field(default_factory=asyncio.Event)
+    # Writes one text frame at once if the transport can take it now (``False``: it cannot,
+    # queue it). ``None``: always queue.
+    direct: Callable[[str], bool] | None = None
+    # The task serving this socket, while it waits for the peer's next frame: woken
+    # (cancelled with ``DROPPED``) when the socket is dropped.
+    receiving: asyncio.Task[Any] | None = None
+    dropped: Flag = field(default_factory=lambda: Flag())
     drop_reason: str = ""
     _queue: deque[str] = field(default_factory=deque)
     _queued_bytes: int = 0  # characters, a lower bound of the bytes
-    _ready: asyncio.Event = field(default_factory=asyncio.Event)
+    _writer: asyncio.Task[None] | None = None
 
     def send(self, text: str) -> bool:
-        """Queue ``text`` for this socket; ``False`` when it is (now) dropped."""
+        """Send or queue ``text`` for this socket; ``False`` when it is (now) dropped."""
         if self.dropped.is_set():
             return False
+        if self._writer is None and self.direct is not None and self.direct(text):
+            return True
         if len(self._queue) >= self.queue_limit:
             self.drop(f"fell {self.queue_limit} messages behind")
             return False
@@ -75,35 +102,105 @@ class Connection:
             return False
         self._queued_bytes += len(text)
         self._queue.append(text)
-        self._ready.set()
+        if self._writer is None:
+            self._writer = asyncio.get_running_loop().create_task(self._write())
         return True
 
     def drop(self, reason: str) -> None:
-        if not self.dropped.is_set():
-            self.drop_reason = reason
-            self._queue.clear()
-            self._queued_bytes = 0
-            self.dropped.set()
-            self._ready.set()
+        if self.dropped.is_set():
+            return
+        self.drop_reason = reason
+        self._queue.clear()
+        self._queued_bytes = 0
+        self.dropped.set()
+        current = asyncio.current_task()
+        for task in (self._writer, self.receiving):
+            if task is not None and task is not current and not task.done():
+                task.cancel(DROPPED)
+
+    def close(self) -> None:
+        """The socket is gone: stop its writer."""
+        if self._writer is not None and self._writer is not asyncio.current_task():
+            self._writer.cancel()
+        self._writer = None
 
     def pending(self) -> int:
         return len(self._queue)
 
-    async def write(self) -> None:
-        """The writer: send queued messages in order until the socket is dropped."""
-        while not self.dropped.is_set():
-            if not self._queue:
-                self._ready.clear()
-                await self._ready.wait()
-                continue
-            text = self._queue.popleft()
-            self._queued_bytes -= len(text)
-            try:
-                await asyncio.wait_for(self.socket.send_text(text), self.send_timeout)
-            except asyncio.CancelledError:
-                raise
-            except Exception as exc:
-                self.drop(f"send failed: {type(exc).__name__}")
+    async def _write(self) -> None:
+        """The writer: send queued messages in order, then end (the next message that finds
+        the transport ready goes straight to it again)."""
+        try:
+            while self._queue and not self.dropped.is_set():
+                text = self._queue.popleft()
+                self._queued_bytes -= len(text)
+                try:
+                    await asyncio.wait_for(self.socket.send_text(text), self.send_timeout)
+                except asyncio.CancelledError:
+                    raise
+                except Exception as exc:
+                    self.drop(f"send failed: {type(exc).__name__}")
+        finally:
+            if self._writer is asyncio.current_task():
+                self._writer = None
+
+
+# The cancel message of a task woken because its socket was dropped.
+DROPPED = "coven: socket dropped"
+
+
+def chat_text(line: ChatRecord) -> str:
+    """A chat line as every socket gets it (the same text the bus message makes)."""
+    return wire.dumps(
+        {
+            "type": "chat",
+            "seat": line.seat,
+            "name": line.name,
+            "text": line.text,
+            "at": line.created_at,
+        }
+    )
+
+
+class Throttle:
+    """Runs ``action`` soon after ``poke()``: at once if it has not run for ``interval``,
+    else once when the interval ends, however often it was poked meanwhile."""
+
+    __slots__ = ("_last", "_task", "action", "interval")
+
+    def __init__(self, action: Callable[[], Awaitable[None]], interval: float) -> None:
+        self.action = action
+        self.interval = interval
+        self._last = -interval
+        self._task: asyncio.Task[None] | None = None
+
+    def poke(self) -> None:
+        if self._task is None:
+            self._task = asyncio.get_running_loop().create_task(self._run())
+
+    async def _run(self) -> None:
+        loop = asyncio.get_running_loop()
+        wait = self._last + self.interval - loop.time()
+        if wait > 0:
+            await asyncio.sleep(wait)
+        self._task = None  # a poke from now on runs it again (after the interval)
+        self._last = loop.time()
+        try:
+            await self.action()
+        except Exception:
+            log.exception("presence update failed")
+
+    def cancel(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            self._task = None
+
+
+CHAT_KEPT = 50  # chat lines a (re)connecting socket gets
+
+# Presence changes (sockets joining and leaving) reach a room's sockets at most this often:
+# a crowd of spectators arriving costs a few messages to each socket, not one per arrival.
+PRESENCE_INTERVAL = 0.2
 
 
 @dataclass(eq=False, slots=True)
@@ -113,6 +210,11 @@ class RoomHub:
     connections: set[Connection] = field(default_factory=set)
     reader: asyncio.Task[None] | None = None
     last_presence: str = ""  # the presence text this worker last sent to the room's sockets
+    announce: Throttle | None = None  # tells every worker that this worker's sockets changed
+    show: Throttle | None = None  # sends the room's presence to this worker's sockets
+    # The latest chat lines as sent (what a new socket gets), read once when the room opens
+    # here, then kept from the bus: a crowd joining does not read the chat once each.
+    chat: deque[str] = field(default_factory=lambda: deque(maxlen=CHAT_KEPT))
 
 
 class Hub:
@@ -182,10 +284,20 @@ class Hub:
             if room is None:
                 subscription = await self.bus.subscribe(room_channel(conn.code))
                 room = RoomHub(conn.code, subscription)
+                code = conn.code
+                room.announce = Throttle(lambda: self._publish_presence(code), PRESENCE_INTERVAL)
+                room.show = Throttle(
+                    lambda: self._send_presence(room, always=True), PRESENCE_INTERVAL
+                )
+                # After subscribing: a line said meanwhile comes both ways (kept once).
+                for line in await self.service.repo.recent_chat_by_code(code, CHAT_KEPT):
+                    room.chat.append(chat_text(line))
                 self.rooms[conn.code] = room
                 room.reader = asyncio.create_task(self._read(room), name=f"hub:{conn.code}")
             room.connections.add(conn)
-        await self._announce_presence(conn.code)
+        await self.bus.set_presence(conn.code, self.worker, self._local_presence(conn.code))
+        if room.announce is not None:
+            room.announce.poke()
 
     async def leave(self, conn: Connection) -> None:
         room = self.rooms.get(conn.code)
@@ -198,8 +310,20 @@ class Hub:
             if room.reader is not None:
                 room.reader.cancel()
             room.subscription.close()
+            for throttle in (room.announce, room.show):
+                if throttle is not None:
+                    throttle.cancel()
             self.service.forget(conn.code)
-        await self._announce_presence(conn.code)
+            await self._announce_presence(conn.code)
+            return
+        await self.bus.set_presence(conn.code, self.worker, self._local_presence(conn.code))
+        if room.announce is not None:
+            room.announce.poke()
+
+    def recent_chat(self, code: str) -> list[str]:
+        """The room's latest chat lines, as sent, oldest first (the socket has joined)."""
+        room = self.rooms.get(code)
+        return list(room.chat) if room is not None else []
 
     def connected_seats(self, code: str) -> set[int]:
         room = self.rooms.get(code)
@@ -215,6 +339,9 @@ class Hub:
 
     async def _announce_presence(self, code: str) -> None:
         await self.bus.set_presence(code, self.worker, self._local_presence(code))
+        await self._publish_presence(code)
+
+    async def _publish_presence(self, code: str) -> None:
         await self.bus.publish(room_channel(code), {"type": "presence"})
 
     async def _refresh_presence(self) -> None:
@@ -278,17 +405,21 @@ class Hub:
             # Only the status moved (a match ended): no seat changed, nothing to reload.
             self.service.room_status(room.code, message["status"])
             await self._send_presence(room, always=True)
-        elif kind in ("presence", "room"):
-            if kind == "room":
-                self.service.room_changed(room.code)
-                with contextlib.suppress(CovenError):
-                    await self._reseat(room)
+        elif kind == "presence":
+            if room.show is not None:
+                room.show.poke()
+        elif kind == "room":
+            self.service.room_changed(room.code)
+            with contextlib.suppress(CovenError):
+                await self._reseat(room)
             await self._send_presence(room, always=True)
-            if kind == "room":
-                with contextlib.suppress(CovenError):
-                    await self.push_state(room, None)
+            with contextlib.suppress(CovenError):
+                await self.push_state(room, None)
         elif kind == "chat":
-            await self._broadcast(room, wire.dumps(message))
+            text = wire.dumps(message)
+            if text not in room.chat:
+                room.chat.append(text)
+            await self._broadcast(room, text)
 
     async def _reseat(self, room: RoomHub) -> None:
         """Each seated socket's seat, looked up again by its token: a socket whose seat is

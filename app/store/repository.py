@@ -693,6 +693,24 @@ class Repository:
             )
             return [ChatRecord(r.seat, r.name, r.text, r.created_at) for r in reversed(rows)]
 
+    async def recent_chat_by_code(self, code: str, limit: int = 50) -> list[ChatRecord]:
+        """``recent_chat`` of the room with this code (none for an unknown code)."""
+        async with self.readers() as session:
+            rows = (
+                (
+                    await session.execute(
+                        select(ChatRow)
+                        .join(RoomRow, RoomRow.id == ChatRow.room_id)
+                        .where(RoomRow.code == code)
+                        .order_by(ChatRow.id.desc())
+                        .limit(limit)
+                    )
+                )
+                .scalars()
+                .all()
+            )
+            return [ChatRecord(r.seat, r.name, r.text, r.created_at) for r in reversed(rows)]
+
     async def count_rooms(self) -> int:
         async with self.readers() as session:
             return int((await session.execute(select(func.count(RoomRow.id)))).scalar_one())
