@@ -58,6 +58,23 @@ def shot(player: Player, artifacts: Path, name: str, *, full_page: bool = True) 
     player.page.screenshot(path=str(artifacts / f"{name}.png"), full_page=full_page)
 
 
+def click_pick(player: Player, seconds: float = 3) -> bool:
+    """Click the control a test marked ``data-e2e="pick"``, as a player's mouse would (the
+    browser waits until it is visible, still and not covered). False at once when the table
+    was redrawn meanwhile (another seat moved: the marked control is gone), so the caller looks
+    again instead of waiting out the timeout on a control that no longer exists."""
+    from playwright.sync_api import Error as PlaywrightError  # (conftest skips without it)
+
+    element = player.page.query_selector("[data-e2e=pick]")
+    if element is None:
+        return False
+    try:
+        element.click(timeout=seconds * 1000)
+    except PlaywrightError:  # detached by a redraw, or still covered after `seconds`
+        return False
+    return True
+
+
 DETAIL = "[data-testid=card-detail]"
 
 

@@ -17,7 +17,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.e2e.players import Player, close_detail, new_player, pinned_detail, shot
+from tests.e2e.players import Player, click_pick, close_detail, new_player, pinned_detail, shot
 
 pytestmark = pytest.mark.e2e
 
@@ -25,7 +25,8 @@ ROOT = Path(__file__).resolve().parents[2]
 
 MATCH_SECONDS = 240  # about 1 minute on an idle machine; the slack is for a loaded one
 
-# The clickable moves on the page right now (a chooser's options first), or why there are none.
+# The clickable moves on the page right now (those of an open chooser or question first: a
+# question floats over the table, as a player answers it first), or why there are none.
 PICK_JS = """
 () => {
   for (const old of document.querySelectorAll('[data-e2e]')) delete old.dataset.e2e;
@@ -35,7 +36,7 @@ PICK_JS = """
   if (table.dataset.pending === '1' || table.dataset.myTurn !== '1') return {state: 'wait'};
   const visible = (e) => !e.disabled && e.offsetParent !== null;
   const find = (selector) => [...document.querySelectorAll(selector)].filter(visible);
-  const chooser = find('#table .chooser [data-action]');
+  const chooser = find('#table :is(.chooser, .confirm-pop) [data-action]');
   const all = chooser.length ? chooser : find('#table [data-action]');
   if (!all.length) return {state: 'wait'};
   return {state: 'move', kinds: all.map((e) => e.dataset.action),
@@ -47,7 +48,8 @@ PICK_JS = """
 MARK_JS = """
 ([index, chooser]) => {
   const visible = (e) => !e.disabled && e.offsetParent !== null;
-  const pool = chooser ? '#table .chooser [data-action]' : '#table [data-action]';
+  const pool = chooser
+    ? '#table :is(.chooser, .confirm-pop) [data-action]' : '#table [data-action]';
   const all = [...document.querySelectorAll(pool)].filter(visible);
   if (!all[index]) return false;
   all[index].dataset.e2e = 'pick';
@@ -104,9 +106,7 @@ def step(player: Player, rng: random.Random) -> dict[str, Any]:
     index = choose(info["kinds"], info["roles"], info["chooser"], rng)
     if not player.page.evaluate(MARK_JS, [index, info["chooser"]]):
         return {"state": "wait"}
-    try:
-        player.page.click("[data-e2e=pick]", timeout=600)
-    except Exception:  # the table re-rendered under the mouse (the bot moved): look again
+    if not click_pick(player):  # the table was redrawn (another seat moved): look again
         return {"state": "wait"}
     return info
 
@@ -233,7 +233,8 @@ def test_whole_brew_match_by_clicking(browser: Any, coven_server: str, artifacts
     ), text
     close_detail(host)
     page.locator("#table [data-action=keep]").first.click()
-    page.wait_for_selector("#table .wb[data-pending='0']")
+    # (not data-pending='0': the bot's own choice redraws the table before the server answers)
+    until(lambda: page.inner_text("[data-testid=kept-count]"), "1/5")
     # The second one with the keyboard alone: real buttons, and focus survives the redraw.
     page.locator("#table [data-action=keep]").first.focus()
     page.keyboard.press("Enter")

@@ -13,13 +13,14 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.players import Player, new_player, shot
+from tests.e2e.players import Player, click_pick, new_player, shot
 
 pytestmark = pytest.mark.e2e
 
 MATCH_SECONDS = 240
 
-# The clickable moves on the page right now (a chooser's options first), or why there are none.
+# The clickable moves on the page right now (those of an open chooser or question first: a
+# question floats over the table, as a player answers it first), or why there are none.
 PICK_JS = """
 () => {
   for (const old of document.querySelectorAll('[data-e2e]')) delete old.dataset.e2e;
@@ -29,7 +30,7 @@ PICK_JS = """
   if (table.dataset.pending === '1' || table.dataset.myTurn !== '1') return {state: 'wait'};
   const visible = (e) => !e.disabled && e.offsetParent !== null;
   const find = (selector) => [...document.querySelectorAll(selector)].filter(visible);
-  const chooser = find('#table .chooser [data-action]');
+  const chooser = find('#table :is(.chooser, .confirm-pop) [data-action]');
   const all = chooser.length ? chooser : find('#table [data-action]');
   if (!all.length) return {state: 'wait'};
   return {state: 'move', kinds: all.map((e) => e.dataset.action), chooser: chooser.length > 0,
@@ -40,7 +41,8 @@ PICK_JS = """
 MARK_JS = """
 ([index, chooser]) => {
   const visible = (e) => !e.disabled && e.offsetParent !== null;
-  const pool = chooser ? '#table .chooser [data-action]' : '#table [data-action]';
+  const pool = chooser
+    ? '#table :is(.chooser, .confirm-pop) [data-action]' : '#table [data-action]';
   const all = [...document.querySelectorAll(pool)].filter(visible);
   if (!all[index]) return false;
   all[index].dataset.e2e = 'pick';
@@ -89,9 +91,7 @@ def step(player: Player, rng: random.Random) -> dict[str, Any]:
     index = choose(info["kinds"], info["chooser"], rng)
     if not player.page.evaluate(MARK_JS, [index, info["chooser"]]):
         return {"state": "wait"}
-    try:
-        player.page.click("[data-e2e=pick]", timeout=1500)
-    except Exception:  # the table re-rendered under the mouse (the bot moved): look again
+    if not click_pick(player):  # the table was redrawn (the bot moved): look again
         return {"state": "wait"}
     info["kind"] = info["kinds"][index]
     return info

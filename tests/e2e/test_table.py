@@ -16,7 +16,15 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.e2e.players import Player, close_detail, new_player, pinned_detail, shot, wait_until
+from tests.e2e.players import (
+    Player,
+    click_pick,
+    close_detail,
+    new_player,
+    pinned_detail,
+    shot,
+    wait_until,
+)
 
 pytestmark = pytest.mark.e2e
 
@@ -26,7 +34,8 @@ MATCH_SECONDS = 300
 
 
 # Picks one clickable move on the page (the test never builds an action itself: it only
-# clicks controls the table drew from `legal`) and marks it for a real mouse click.
+# clicks controls the table drew from `legal`) and marks it for a real mouse click; an open
+# chooser's or question's answers come first (they float over the table: a player answers them).
 PICK_JS = """
 (choice) => {
   for (const old of document.querySelectorAll('[data-e2e]')) delete old.dataset.e2e;
@@ -37,7 +46,7 @@ PICK_JS = """
   if (table.dataset.pending === '1' || table.dataset.myTurn !== '1') return {state: 'wait', round};
   const visible = (e) => !e.disabled && e.offsetParent !== null;
   const find = (selector) => [...document.querySelectorAll(selector)].filter(visible);
-  const chooser = find('#table .chooser [data-action]');
+  const chooser = find('#table :is(.chooser, .confirm-pop) [data-action]');
   const all = chooser.length ? chooser : find('#table [data-action]');
   if (!all.length) return {state: 'wait', round};
   const kinds = all.map((e) => e.dataset.action);
@@ -48,7 +57,8 @@ PICK_JS = """
 MARK_JS = """
 ([index, chooser]) => {
   const visible = (e) => !e.disabled && e.offsetParent !== null;
-  const pool = chooser ? '#table .chooser [data-action]' : '#table [data-action]';
+  const pool = chooser
+    ? '#table :is(.chooser, .confirm-pop) [data-action]' : '#table [data-action]';
   const all = [...document.querySelectorAll(pool)].filter(visible);
   if (!all[index]) return false;
   all[index].dataset.e2e = 'pick';
@@ -100,9 +110,7 @@ def step(player: Player, rng: random.Random) -> dict[str, Any]:
     index = choose(info["kinds"], info["chooser"], rng)
     if not player.page.evaluate(MARK_JS, [index, info["chooser"]]):
         return {"state": "wait"}
-    try:
-        player.page.click("[data-e2e=pick]", timeout=3000)
-    except Exception:  # the table re-rendered under the mouse (another witch moved): retry
+    if not click_pick(player):  # the table was redrawn (another seat moved): look again
         return {"state": "wait"}
     return info
 
@@ -404,12 +412,40 @@ def test_advanced_personalities_and_a_vanished_friend(
     page.click("[data-testid=hand-to-bot-1]", timeout=15000)
     page.wait_for_selector("[data-testid=seat-1] .badge.away")
 
-    play_until_over([host], rng, 120)
-    page.wait_for_selector("[data-testid=win-reason]")
-    assert page.evaluate("window.coven.missingKeys()") == []
+    # She plays a round beside the bot; then she leaves too, a bot takes her seat and the bots
+    # play the match to its end (a whole match by clicking is test_whole_match_by_clicking's).
+    handed_round = int(page.get_attribute("#table .ww", "data-round") or 0)
+    deadline = time.monotonic() + 60
+    while True:
+        assert time.monotonic() < deadline, "the round beside the bot never ended"
+        info = step(host, rng)
+        if info["state"] == "over" or info.get("round", handed_round) > handed_round:
+            break
+        if info["state"] != "move":
+            page.wait_for_timeout(25)
+    code = page.url.split("/r/")[1].split("#")[0]
+    token = page.evaluate(f"JSON.parse(localStorage.getItem('coven:seat:{code}')).token")
     assert host.errors == [], host.errors
-    assert friend.errors == [], friend.errors
     page.context.close()
+    deadline = time.monotonic() + 60
+    with httpx.Client(base_url=f"{coven_server}/api/rooms", timeout=10) as http:
+        if info["state"] != "over":  # (a connected seat is not handed: wait for her socket to go)
+            auth = {"Authorization": f"Bearer {token}"}
+            bot = {"level": "random", "seat": 0}
+            while not http.post(f"/{code}/bots", json=bot, headers=auth).is_success:
+                assert time.monotonic() < deadline, "her seat was never free to hand to a bot"
+                time.sleep(0.1)
+        while http.get(f"/{code}").json()["status"] != "finished":
+            assert time.monotonic() < deadline, "the bots never finished the match"
+            time.sleep(0.1)
+    # Whoever opens the room now sees how it ended, in her language.
+    visitor = new_player(browser, "visitor", locale="es-ES")
+    visitor.page.goto(f"{coven_server}/r/{code}")
+    visitor.page.wait_for_selector("[data-testid=win-reason]")
+    assert visitor.page.evaluate("window.coven.missingKeys()") == []
+    assert visitor.errors == [], visitor.errors
+    assert friend.errors == [], friend.errors
+    visitor.page.context.close()
 
 
 def test_client_drops_stale_versions_and_reports_gaps(browser: Any, coven_server: str) -> None:
