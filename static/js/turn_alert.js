@@ -109,7 +109,10 @@ export function createTurnAlert({ t, code }) {
         },
       });
       box.append(h("label", { class: "check" }, sound, " ", t("room.turn_sound")));
-      if ("Notification" in window && Notification.permission === "default") {
+      if (window.isSecureContext === false) {
+        // (plain http on a LAN address: the browser refuses notifications whatever one allows)
+        box.append(h("p", { class: "muted" }, t("room.turn_notify_insecure")));
+      } else if ("Notification" in window && Notification.permission === "default") {
         box.append(
           h(
             "button",

@@ -15,6 +15,7 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -116,6 +117,50 @@ def browser(chromium_path: str) -> Iterator[object]:
         browser = p.chromium.launch(executable_path=chromium_path, args=CHROMIUM_ARGS)
         yield browser
         browser.close()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers",
+        "console_errors_allowed(*texts): console errors holding one of `texts` are expected "
+        "(a 404 page, a refused form); any other fails the test",
+    )
+
+
+@pytest.fixture(autouse=True)
+def no_console_error(request: pytest.FixtureRequest) -> Iterator[list[str]]:
+    """Every browser test: each console error and uncaught page error of any page the test's
+    contexts open fails it (after the test, so its own asserts speak first). Tests that expect
+    one name it with ``@pytest.mark.console_errors_allowed("404")``."""
+    if "browser" not in request.fixturenames:
+        yield []
+        return
+    browser = request.getfixturevalue("browser")
+    errors: list[str] = []
+    original = browser.new_context
+
+    def new_context(**options: Any) -> Any:
+        context = original(**options)
+        context.on(
+            "console",
+            lambda m: (
+                errors.append(f"console: {m.text} ({m.location['url']})")
+                if m.type == "error"
+                else None
+            ),
+        )
+        context.on("weberror", lambda e: errors.append(f"pageerror: {e.error}"))
+        return context
+
+    browser.new_context = new_context
+    try:
+        yield errors
+    finally:
+        del browser.new_context  # the instance attribute: the class's method again
+    marker = request.node.get_closest_marker("console_errors_allowed")
+    allowed = marker.args if marker else ()
+    unexpected = [e for e in errors if not any(text in e for text in allowed)]
+    assert unexpected == [], f"console errors during {request.node.name}: {unexpected}"
 
 
 @pytest.fixture(scope="session")

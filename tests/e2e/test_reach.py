@@ -10,12 +10,14 @@ and version bits computed here independently from the specification's BCH codes.
 from __future__ import annotations
 
 import base64
+import contextlib
 import json
 import os
 import shutil
 import signal
 import subprocess
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -191,6 +193,7 @@ def test_qr_structure_follows_the_specification(browser: Any, coven_server: str)
     assert errors == []
 
 
+@pytest.mark.console_errors_allowed("422")
 def test_invite_qr_rejoin_and_names(
     browser: Any, coven_server: str, tmp_path: Path, artifacts: Path
 ) -> None:
@@ -279,37 +282,66 @@ def test_invite_qr_rejoin_and_names(
     friend.context.close()
 
 
-def test_public_url_makes_every_link_absolute(browser: Any, tmp_path: Path) -> None:
-    """Behind a proxy: COVEN_PUBLIC_URL is the base of the invite, the QR code and the rejoin
-    link, whatever address the browser used."""
+@contextlib.contextmanager
+def serving(tmp_path: Path, *args: str, **env: str) -> Iterator[tuple[str, list[str]]]:
+    """A ``coven serve`` of its own (``args`` added, ``env`` set): its local address and the
+    lines it printed before it answered."""
     from tests.e2e.conftest import ROOT, _coven_command, _free_port
 
     port = _free_port()
-    env = {
+    environment = {
         **os.environ,
-        "COVEN_DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path / 'p.db'}",
-        "COVEN_PUBLIC_URL": "https://coven.example/",
+        "COVEN_DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path / 'own.db'}",
+        "COVEN_PUBLIC_URL": "",
+        **env,
     }
-    log = (tmp_path / "serve.log").open("wb")
-    process = subprocess.Popen(
-        [*_coven_command(), "serve", "--port", str(port), "--log-level", "warning"],
-        cwd=ROOT,
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 40
-        while True:
-            assert process.poll() is None, (tmp_path / "serve.log").read_text()
+    log = tmp_path / "serve.log"
+    with log.open("wb") as out:
+        process = subprocess.Popen(
+            [*_coven_command(), "serve", "--port", str(port), "--log-level", "warning", *args],
+            cwd=ROOT,
+            env=environment,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
+        url = f"http://127.0.0.1:{port}"
+        try:
+            deadline = time.monotonic() + 40
+            while True:
+                assert process.poll() is None, log.read_text()
+                try:
+                    if httpx.get(f"{url}/healthz", timeout=1).status_code == 200:
+                        break
+                except httpx.HTTPError:
+                    pass
+                assert time.monotonic() < deadline, "coven serve did not start"
+                time.sleep(0.1)
+            yield url, log.read_text().splitlines()
+        finally:
+            process.send_signal(signal.SIGTERM)
             try:
-                if httpx.get(f"{url}/healthz", timeout=1).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            assert time.monotonic() < deadline, "coven serve did not start"
-            time.sleep(0.1)
+                process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait(timeout=10)
+
+
+def host_a_room(page: Any, url: str) -> str:
+    """The host opens a room from the lobby at ``url``; the invite link the room page shows."""
+    page.goto(f"{url}/")
+    wait_until(page, "document.body.dataset.ready === '1'")
+    page.fill("[data-testid=host-name]", "Morgana")
+    page.click("[data-testid=create-room]")
+    page.wait_for_url("**/r/**")
+    page.wait_for_selector("[data-testid=invite-qr] svg")
+    invite: str = page.input_value("[data-testid=invite-link]")
+    return invite
+
+
+def test_public_url_makes_every_link_absolute(browser: Any, tmp_path: Path) -> None:
+    """Behind a proxy: COVEN_PUBLIC_URL is the base of the invite, the QR code and the rejoin
+    link, whatever address the browser used."""
+    with serving(tmp_path, COVEN_PUBLIC_URL="https://coven.example/") as (url, _):
         created = httpx.post(f"{url}/api/rooms", json={"game": "witchs-brew", "name": "Hex"})
         assert created.status_code == 201, created.text
         body = created.json()
@@ -327,16 +359,46 @@ def test_public_url_makes_every_link_absolute(browser: Any, tmp_path: Path) -> N
             assert decode(shot, tmp_path, "public") == invite
         assert errors == []
         page.context.close()
-    finally:
-        process.send_signal(signal.SIGTERM)
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(timeout=10)
-        log.close()
 
 
+def test_on_the_lan_the_invite_holds_the_address_friends_use(
+    browser: Any, tmp_path: Path, artifacts: Path
+) -> None:
+    """``make lan`` (``coven serve --host 0.0.0.0``) prints where friends open Coven; the host
+    opens that address, and her invite link and QR code hold it (no "this computer only")."""
+    from app.lan import lan_addresses
+
+    if not lan_addresses():
+        pytest.skip("this machine has no network address")
+    with serving(tmp_path, "--host", "0.0.0.0") as (_, printed):
+        at = printed.index("Friends on your network open (and so should you, so invites work):")
+        friends = printed[at + 1].strip()
+        assert friends.startswith("http://") and "127.0.0.1" not in friends, printed
+        page, errors = new_page(browser)
+        invite = host_a_room(page, friends)
+        assert invite.startswith(f"{friends}/r/")
+        # Plain http off this computer: the page says why there are no notifications.
+        page_text = page.inner_text("body")
+        assert english("room.turn_notify_insecure") in page_text
+        assert english("room.turn_notify_denied") not in page_text
+        assert page.inner_text("[data-testid=invite-url]") == invite
+        assert page.locator("[data-testid=loopback-hint]").is_hidden()
+        if ZBARIMG is not None:
+            shot = page.locator("[data-testid=invite-qr] svg").screenshot()
+            assert decode(shot, tmp_path, "lan") == invite
+        page.screenshot(path=str(artifacts / "reach-lan-invite.png"), full_page=True)
+        # A friend's browser on the network opens the invite and takes a seat.
+        friend, friend_errors = new_page(browser, viewport={"width": 390, "height": 844})
+        friend.goto(invite)
+        friend.fill("[data-testid=join-name]", "Circe")
+        friend.click("[data-testid=join-button]")
+        page.wait_for_selector("[data-testid=seat-1] >> text=Circe")
+        assert errors == [] and friend_errors == []
+        page.context.close()
+        friend.context.close()
+
+
+@pytest.mark.console_errors_allowed("404")
 def test_unknown_room_link_says_so(browser: Any, coven_server: str) -> None:
     page, errors = new_page(browser, locale="vi-VN")
     response = page.goto(f"{coven_server}/r/NoSuchTable42")
