@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import json
 import random
+from collections import Counter
 from collections.abc import Iterator
 from typing import Any
 
@@ -20,15 +21,7 @@ from tests.support.table import play_to_end
 pytestmark = [pytest.mark.postgres, pytest.mark.redis]
 
 
-@pytest.fixture
-def two_workers(pg_schema: str, redis_url: str) -> Iterator[tuple[ProcessServer, ProcessServer]]:
-    env = {
-        "COVEN_DATABASE_URL": PG_URL,
-        "COVEN_DATABASE_SCHEMA": pg_schema,
-        "COVEN_REDIS_URL": redis_url,
-        "COVEN_BOT_DELAY": "0",
-        "COVEN_MIGRATE_ON_START": "0",
-    }
+def _workers(env: dict[str, str]) -> Iterator[tuple[ProcessServer, ProcessServer]]:
     a = ProcessServer(env)
     b = ProcessServer(env)
     try:
@@ -38,6 +31,29 @@ def two_workers(pg_schema: str, redis_url: str) -> Iterator[tuple[ProcessServer,
     finally:
         a.stop()
         b.stop()
+
+
+def _env(pg_schema: str, redis_url: str) -> dict[str, str]:
+    return {
+        "COVEN_DATABASE_URL": PG_URL,
+        "COVEN_DATABASE_SCHEMA": pg_schema,
+        "COVEN_REDIS_URL": redis_url,
+        "COVEN_BOT_DELAY": "0",
+        "COVEN_MIGRATE_ON_START": "0",
+    }
+
+
+@pytest.fixture
+def two_workers(pg_schema: str, redis_url: str) -> Iterator[tuple[ProcessServer, ProcessServer]]:
+    yield from _workers(_env(pg_schema, redis_url))
+
+
+@pytest.fixture
+def unlimited_workers(
+    pg_schema: str, redis_url: str
+) -> Iterator[tuple[ProcessServer, ProcessServer]]:
+    """Two workers without the per-seat refusal limit (a flat-out test's races are many)."""
+    yield from _workers({**_env(pg_schema, redis_url), "COVEN_REFUSED_BURST": "0"})
 
 
 async def listen(
@@ -110,3 +126,68 @@ async def test_two_workers_share_one_table(
         assert all("@to" not in e for e in message.get("events", []))
     for client in [*players, spectator]:
         await client.close()
+
+
+async def _flat_out(player: Client, rng: random.Random, until: float) -> list[dict[str, Any]]:
+    """One seat acting the instant it may, until ``until`` (loop time): whenever it holds a
+    state in which it owes a decision it has not answered, a random legal action against
+    that version. Returns every answer."""
+    loop = asyncio.get_running_loop()
+    answers: list[dict[str, Any]] = []
+    acted_on = -1
+    floor = 0  # this seat's newest acknowledged version: its state may arrive after the ack
+    while loop.time() < until:
+        state = player.state
+        if state is not None and state["result"] is not None:
+            break
+        if (
+            state is None
+            or not state["legal"]
+            or state["version"] in (acted_on,)
+            or (state["version"] < floor)
+        ):
+            await asyncio.sleep(0.005)
+            continue
+        acted_on = state["version"]
+        answer = await player.act(rng.choice(state["legal"]), version=acted_on)
+        if answer["type"] == "ack":
+            floor = answer["version"]
+        answers.append(answer)
+    return answers
+
+
+async def test_two_workers_racing_on_one_table_never_answer_busy(
+    unlimited_workers: tuple[ProcessServer, ProcessServer],
+) -> None:
+    """Issue 12: rooms whose seats sit on both workers, every seat acting the instant it may
+    (Whirling Witchcraft: production and study are simultaneous), so the two workers race
+    for the same versions all the time. A lost race is retried holding the match row: no
+    legal move is ever refused ``busy``. (Refusals a race makes legitimately — a stage that
+    moved on, ``stale_version`` — may happen.)"""
+    a, b = unlimited_workers
+    rooms: list[list[Client]] = []
+    for r in range(10):
+        names = ["A", "B", "C", "D", "E"]
+        code, seated = await open_room(a.url, "whirling-witchcraft", names)
+        # Seats alternate between the workers; room by room the first seat changes side.
+        players = [Client((a, b)[(s + r) % 2].url, seated[s].token, s) for s in range(len(seated))]
+        for client in players:
+            await client.connect(code)
+        assert (await players[0].http.post(f"/api/rooms/{code}/start")).status_code == 200
+        rooms.append(players)
+    until = asyncio.get_running_loop().time() + 8
+    results = await asyncio.gather(
+        *(
+            _flat_out(player, random.Random(r * 10 + s), until)
+            for r, players in enumerate(rooms)
+            for s, player in enumerate(players)
+        )
+    )
+    answers = [answer for seat in results for answer in seat]
+    codes = Counter(answer.get("code", "ack") for answer in answers)
+    assert codes["ack"] > 500, codes
+    assert codes["busy"] == 0, codes
+    assert set(codes) <= {"ack", "stale_version", "not_your_turn"}, codes
+    for players in rooms:
+        for client in players:
+            await client.close()
