@@ -87,7 +87,8 @@ def run_bgio(harness: Path, matches: int, players: int, timeout: float) -> dict[
     return out
 
 
-def run_coven(matches: int, players: int, pg: bool, timeout: float) -> dict[str, Any]:
+def run_coven(matches: int, players: int, workers: int, timeout: float) -> dict[str, Any]:
+    """Coven's side; ``workers`` 0: SQLite, one worker; N: PostgreSQL + Redis, N workers."""
     command = [
         sys.executable,
         str(ROOT / "benchmarks" / "hidden_picks.py"),
@@ -98,8 +99,8 @@ def run_coven(matches: int, players: int, pg: bool, timeout: float) -> dict[str,
         "--timeout",
         str(timeout),
     ]
-    if pg:
-        command += ["--workers", "2", "--database-url", PG_URL, "--redis-url", REDIS_URL]
+    if workers:
+        command += ["--workers", str(workers), "--database-url", PG_URL, "--redis-url", REDIS_URL]
     done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True)
     return last_json(done.stdout) or {"checks_ok": False, "error": done.stderr[-500:]}
 
@@ -226,6 +227,9 @@ def main() -> int:
     parser.add_argument(
         "--pg-redis", action="store_true", help="also 50x4 on PostgreSQL + Redis, two workers"
     )
+    parser.add_argument(
+        "--pg-one", action="store_true", help="also 50x4 on PostgreSQL + Redis, one worker"
+    )
     parser.add_argument("--bgio", type=Path, default=BGIO, help="the boardgame.io harness")
     parser.add_argument("--timeout", type=float, default=300)
     parser.add_argument("--no-extras", action="store_true")
@@ -234,12 +238,14 @@ def main() -> int:
     parser.add_argument("--idle-sockets", type=int, default=2000)
     args = parser.parse_args()
 
-    shapes: list[tuple[str, int, int, bool]] = []
+    shapes: list[tuple[str, int, int, int]] = []
     for shape in args.shapes.split(","):
         r, p = (int(x) for x in shape.lower().split("x"))
-        shapes.append((f"{r}x{p} sqlite 1 worker", r, p, False))
+        shapes.append((f"{r}x{p} sqlite 1 worker", r, p, 0))
+    if args.pg_one:
+        shapes.append(("50x4 postgresql+redis 1 worker", 50, 4, 1))
     if args.pg_redis:
-        shapes.append(("50x4 postgresql+redis 2 workers", 50, 4, True))
+        shapes.append(("50x4 postgresql+redis 2 workers", 50, 4, 2))
 
     started = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
     raw: dict[str, list[tuple[dict[str, Any], dict[str, Any]]]] = {s[0]: [] for s in shapes}
@@ -247,9 +253,9 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="bgio-compare-") as tmp:
         harness = prepare_bgio(args.bgio, Path(tmp))
         for round_ in range(1, args.rounds + 1):
-            for label, r, p, pg in shapes:
+            for label, r, p, workers in shapes:
                 bgio = run_bgio(harness, r, p, args.timeout)
-                coven = run_coven(r, p, pg, args.timeout)
+                coven = run_coven(r, p, workers, args.timeout)
                 raw[label].append((bgio, coven))
                 log(
                     f"round {round_} {label}: bgio {bgio.get('moves_per_s')} moves/s "

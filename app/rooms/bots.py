@@ -94,8 +94,10 @@ class BotRunner:
         (another worker may have moved the match)."""
         if fresh:
             self._fresh.add(code)
-        elif code not in self._fresh and code not in self._tasks and not owes_help(
-            self.service.cached(code)
+        elif (
+            code not in self._fresh
+            and code not in self._tasks
+            and not owes_help(self.service.cached(code))
         ):
             return  # this worker's copy is current and no bot or clock is involved
         task = self._tasks.get(code)

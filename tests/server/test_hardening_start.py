@@ -12,7 +12,6 @@ import httpx
 import pytest
 
 from app.settings import Settings
-
 from tests.support.client import Client, open_room
 from tests.support.server import ThreadServer
 
