@@ -31,6 +31,7 @@ pytestmark = pytest.mark.e2e
 ROOT = Path(__file__).resolve().parents[2]
 
 MATCH_SECONDS = 300
+PHONE_SCREEN = {"width": 375, "height": 812}
 
 
 # Picks one clickable move on the page (the test never builds an action itself: it only
@@ -119,8 +120,16 @@ OVERFLOW_JS = """
 () => {
   for (const animation of document.getAnimations()) animation.finish();
   const width = document.documentElement.clientWidth;
+  // (what a row that scrolls sideways holds past the edge is reached by scrolling that row)
+  const inScroller = (e) => {
+    for (let up = e.parentElement; up && up !== document.body; up = up.parentElement) {
+      if (['auto', 'scroll'].includes(getComputedStyle(up).overflowX)) return true;
+    }
+    return false;
+  };
   return [...document.querySelectorAll('body *')]
     .filter((e) => e.getBoundingClientRect().right > width + 1 && !e.closest('.flying-cauldron'))
+    .filter((e) => !inScroller(e))
     .slice(0, 5)
     .map((e) => `${e.tagName}.${e.className} ${Math.round(e.getBoundingClientRect().right)}`);
 }
@@ -188,7 +197,7 @@ def test_whole_match_by_clicking(browser: Any, coven_server: str, artifacts: Pat
         browser,
         "Baba",
         locale="vi-VN",
-        viewport={"width": 375, "height": 812},
+        viewport=PHONE_SCREEN,
         is_mobile=True,
         has_touch=True,
     )
@@ -270,8 +279,12 @@ def test_whole_match_by_clicking(browser: Any, coven_server: str, artifacts: Pat
                     shot(host, artifacts, moment, full_page=False)
                     moments.add(moment)
 
+    phone_heights: list[int] = []
+
     def after(player: Player, info: dict[str, Any]) -> None:
         nonlocal reloaded, mid_shot
+        if player is friend and info["state"] == "move":
+            phone_heights.append(friend.page.evaluate("document.documentElement.scrollHeight"))
         round_ = info.get("round") or 0
         if not reloaded and round_ >= 2 and player is circe:
             circe.page.reload()
@@ -303,6 +316,8 @@ def test_whole_match_by_clicking(browser: Any, coven_server: str, artifacts: Pat
     play_until_over(players, rng, MATCH_SECONDS, before, after)
 
     assert reloaded, "the match ended before anyone could reload"
+    # The phone's page stays under two and a half screens at every move of the whole match.
+    assert phone_heights and max(phone_heights) < 2.5 * PHONE_SCREEN["height"], phone_heights
     spectator.page.wait_for_selector("[data-testid=game-over]")
     for player in everyone:
         player.page.wait_for_selector("[data-testid=win-reason]")
