@@ -344,10 +344,9 @@ function renderSetup() {
   clear(box);
   if (!room) return;
   const words = [...optionWords(t, has, room.game, room.options), `${t("room.turn_clock")}: ${clockWords(t, room.turn_seconds)}`];
-  box.append(
-    h("ul", { class: "muted setup-list", "data-testid": "room-options" }, words.map((w) => h("li", {}, w))),
-    page.mine && page.turnAlert ? page.turnAlert.controls() : null,
-  );
+  box.append(h("ul", { class: "muted setup-list", "data-testid": "room-options" }, words.map((w) => h("li", {}, w))));
+  // (not one append with a null: the DOM's append writes a null out as the text "null")
+  if (page.mine && page.turnAlert) box.append(page.turnAlert.controls());
 }
 
 async function startMatch() {

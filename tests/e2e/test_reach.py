@@ -255,6 +255,9 @@ def test_invite_qr_rejoin_and_names(
     friend.goto(invite)
     wait_until(friend, "document.body.dataset.ready === '1'")
     assert friend.locator("[data-testid=rejoin-box]").is_hidden()
+    # A visitor holding no seat yet: no turn-alert controls, and no "null" left in their place.
+    assert friend.locator("[data-testid=turn-alerts]").count() == 0
+    assert "null" not in friend.inner_text("[data-testid=room]")
     spanish = json.loads((I18N / "es.json").read_text(encoding="utf-8"))
     friend.fill("[data-testid=join-name]", " \u200b\u200e ")
     friend.click("[data-testid=join-button]")
