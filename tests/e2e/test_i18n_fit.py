@@ -25,8 +25,9 @@ from tests.support.i18n_catalog import catalog, english_left
 
 pytestmark = pytest.mark.e2e
 
-# The host's own moves before each look at the table: the four looks at a game (two per
-# language) see it from its first steps to well into the match, short of the end.
+# The host's own moves before each look at the table: the two looks of a language at a game
+# see it from its first steps into the match, short of the end (each language has its own room:
+# one room looked at four times could end first — random moves of a 3-witch Whirling match did).
 GAMES = {"whirling-witchcraft": 4, "witchs-brew": 5, "seasons": 4}
 # The setups that show the most names at once: personalities dealt to choose from, roles
 # blocked, all 50 Seasons cards drafted (nine offered at a time).
@@ -76,9 +77,14 @@ CUT_JS = """
 
 
 @pytest.fixture(scope="module")
-def tables(coven_server: str) -> Iterator[dict[str, HostedRoom]]:
-    """A started room of each game: the host (her moves are the test's) and two bots."""
-    rooms = {game: HostedRoom(coven_server, game, 3, OPTIONS[game]) for game in GAMES}
+def tables(coven_server: str) -> Iterator[dict[tuple[str, str], HostedRoom]]:
+    """A started room of each game for each language: the host (her moves are the test's) and
+    two bots. (One room for both languages could end before the second looked at it.)"""
+    rooms = {
+        (game, lang): HostedRoom(coven_server, game, 3, OPTIONS[game])
+        for game in GAMES
+        for lang in LANGUAGES
+    }
     for room in rooms.values():
         room.start_with_bots(2)
     yield rooms
@@ -110,12 +116,12 @@ def test_every_name_fits(
     browser: Any,
     coven_server: str,
     artifacts: Path,
-    tables: dict[str, HostedRoom],
+    tables: dict[tuple[str, str], HostedRoom],
     game: str,
     lang: str,
 ) -> None:
     """Two moments of the match (the host plays on over the API between them), two widths."""
-    table = tables[game]
+    table = tables[game, lang]
     host = new_player(browser, "Ana", locale=lang, viewport=SCREENS["desktop"])
     page = host.page
     rng = random.Random(f"{game}-{lang}")
