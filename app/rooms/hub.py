@@ -241,16 +241,27 @@ class Hub:
             self.service.release_idle(set(self.rooms))
 
     async def close(self) -> None:
+        stopping: list[asyncio.Task[Any]] = []
         for task in (self._refresher, self._releaser, *self._resyncs):
             if task is not None:
                 task.cancel()
+                stopping.append(task)
         for room in list(self.rooms.values()):
             if room.reader is not None:
                 room.reader.cancel()
+                stopping.append(room.reader)
+            for throttle in (room.announce, room.show):
+                if throttle is not None:
+                    throttle.cancel()
             room.subscription.close()
             with contextlib.suppress(Exception):
                 await self.bus.set_presence(room.code, self.worker, {})
         self.rooms.clear()
+        # Wait for them to end: one cancelled in the middle of a read must hand its pooled
+        # connection back before the store closes, not be collected with it later.
+        for task in stopping:
+            with contextlib.suppress(BaseException):
+                await asyncio.wait_for(task, 5)
 
     def _on_reconnect(self) -> None:
         task = asyncio.get_running_loop().create_task(self.resync_all(), name="hub-resync")
