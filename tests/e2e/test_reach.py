@@ -24,6 +24,8 @@ from typing import Any
 import httpx
 import pytest
 
+from tests.support.server import wait_healthy
+
 pytestmark = pytest.mark.e2e
 
 ZBARIMG = shutil.which("zbarimg")
@@ -309,16 +311,10 @@ def serving(tmp_path: Path, *args: str, **env: str) -> Iterator[tuple[str, list[
         )
         url = f"http://127.0.0.1:{port}"
         try:
-            deadline = time.monotonic() + 40
-            while True:
-                assert process.poll() is None, log.read_text()
-                try:
-                    if httpx.get(f"{url}/healthz", timeout=1).status_code == 200:
-                        break
-                except httpx.HTTPError:
-                    pass
-                assert time.monotonic() < deadline, "coven serve did not start"
-                time.sleep(0.1)
+            try:
+                wait_healthy(url, process, seconds=40)
+            except RuntimeError as exc:
+                raise AssertionError(log.read_text()) from exc
             yield url, log.read_text().splitlines()
         finally:
             process.send_signal(signal.SIGTERM)

@@ -17,7 +17,7 @@ from websockets.typing import Origin, Subprotocol
 from tests.server.conftest import sqlite_settings
 from tests.server.hardening import settings_with
 from tests.support.client import Client, open_room
-from tests.support.server import ROOT, ThreadServer, free_port
+from tests.support.server import ROOT, ThreadServer, free_port, wait_healthy
 
 
 def ws_url(server: ThreadServer, code: str, query: str = "") -> str:
@@ -91,15 +91,7 @@ def test_no_token_reaches_the_access_log(tmp_path: Path) -> None:
         process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=log)
     url = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                if httpx.get(f"{url}/healthz", timeout=1).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            assert time.monotonic() < deadline, "coven serve did not start"
-            time.sleep(0.1)
+        wait_healthy(url, process)
 
         async def visit() -> list[str]:
             code, (host, guest) = await open_room(url, "whirling-witchcraft", ["A", "B"])

@@ -64,6 +64,22 @@ class ThreadServer:
         self.thread.join(timeout=15)
 
 
+def wait_healthy(url: str, process: subprocess.Popen[bytes], seconds: float = 30) -> None:
+    """Until ``url``'s ``/healthz`` answers 200; ``RuntimeError`` if ``process`` exits first
+    or it takes longer than ``seconds``."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"server exited with {process.returncode}")
+        try:
+            if httpx.get(f"{url}/healthz", timeout=1).status_code == 200:
+                return
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.05)
+    raise RuntimeError("server did not become healthy")
+
+
 class ProcessServer:
     """``tests.support.serve`` in a subprocess, settings through ``COVEN_*`` env."""
 
@@ -79,17 +95,8 @@ class ProcessServer:
             cwd=ROOT,
             env=self.env,
         )
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise RuntimeError(f"server exited with {self.process.returncode}")
-            try:
-                if httpx.get(f"{self.url}/healthz", timeout=1).status_code == 200:
-                    return self
-            except httpx.HTTPError:
-                pass
-            time.sleep(0.05)
-        raise RuntimeError("server did not become healthy")
+        wait_healthy(self.url, self.process)
+        return self
 
     def kill(self) -> None:
         """kill -9: no shutdown, no flush, no goodbye."""
