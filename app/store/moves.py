@@ -294,14 +294,16 @@ WITH m AS (
 SELECT (SELECT count(*) FROM m) AS moved, (SELECT count(*) FROM s) AS back
 """
 
+# Two statements, not one with a subquery: under READ COMMITTED a statement that waited
+# for the row lock sees the row as the other transaction left it, but its subqueries still
+# see the snapshot taken when it began (without that transaction's action row).
 PG_LOCK = """
-SELECT m.id, m.room_id, m.game_id, m.seed, m.players, m.options::text AS options,
-       m.snapshot::text AS snapshot, m.version, m.stage, m.stage_since, m.finished,
-       m.acted::text AS acted, m.owing_since::text AS owing_since,
-       (SELECT a.events::text FROM actions a WHERE a.match_id = m.id AND a.version = m.version)
-           AS events
-  FROM matches m WHERE m.id = $1 FOR UPDATE OF m
+SELECT id, room_id, game_id, seed, players, options::text AS options,
+       snapshot::text AS snapshot, version, stage, stage_since, finished,
+       acted::text AS acted, owing_since::text AS owing_since
+  FROM matches WHERE id = $1 FOR UPDATE
 """
+PG_EVENTS = "SELECT events::text FROM actions WHERE match_id = $1 AND version = $2"
 
 
 PG_HEAD = """
@@ -441,6 +443,7 @@ class PostgresMoves:
             row = await conn.fetchrow(PG_LOCK, match_id)
             if row is not None:
                 locked.row = dict(row)
+                locked.row["events"] = await conn.fetchval(PG_EVENTS, match_id, row["version"])
             yield locked
 
     async def close(self) -> None:
