@@ -23,10 +23,18 @@ DEEP = 300  # deeper than orjson writes (254) and than any real input
 
 @pytest.fixture(autouse=True)
 def no_server_errors(caplog: pytest.LogCaptureFixture) -> Iterator[None]:
-    """No hostile input ends in "Exception in ASGI application" or any logged error."""
+    """No hostile input ends in "Exception in ASGI application" or any error the server
+    (app, uvicorn, starlette, fastapi) logs. The garbage collector's note about a pooled
+    connection of some *earlier* test's stopped server (sqlalchemy.pool, logged whenever the
+    collector happens to run) says nothing about this test's input and is not counted."""
     caplog.set_level(logging.WARNING)
     yield
-    errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
+    errors = [
+        r
+        for r in caplog.records
+        if r.levelno >= logging.ERROR
+        and not (r.name.startswith("sqlalchemy.pool") and "garbage collector" in r.getMessage())
+    ]
     assert not errors, [r.getMessage()[:300] for r in errors]
 
 
