@@ -88,7 +88,13 @@ def test_phone_table(browser: Any, coven_server: str, artifacts: Path, game: str
     wait_until(page, f"document.querySelector('[data-testid=board-{first}]').dataset.open === '1'")
     assert board.locator(".panel-detail").is_visible()
     assert board.locator(".panel-toggle").get_attribute("aria-expanded") == "true"
-    assert board.bounding_box()["height"] > 120
+    # The table redraws at every bot move: measure the board as drawn now, once it is there.
+    board.wait_for(state="visible")
+    wait_until(
+        page,
+        f"(document.querySelector('[data-testid=board-{first}]')?.getBoundingClientRect().height"
+        " || 0) > 120",
+    )
     play_moves(table, 2, rng)
     page.wait_for_timeout(300)
     assert page.locator(f"[data-testid=board-{first}]").get_attribute("data-open") == "1"
