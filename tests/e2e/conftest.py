@@ -70,7 +70,7 @@ def coven_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     env = {
         **os.environ,
         "COVEN_DATABASE_URL": f"sqlite+aiosqlite:///{db}",
-        "COVEN_BOT_DELAY": "0.02",
+        "COVEN_BOT_DELAY": "0.05",
         "COVEN_SWEEP_SECONDS": "1",
     }
     log = (tmp_path_factory.getbasetemp() / "coven-serve.log").open("wb")
