@@ -90,8 +90,6 @@ class MoveWriter(Protocol):
         the mover's seat was taken back from a bot."""
         ...
 
-    def locked(self, match_id: int) -> contextlib.AbstractAsyncContextManager[LockedMatch]: ...
-
     async def head(self, match_id: int, after: int) -> Head | None:
         """The match without its snapshot, and every action after version ``after``: what a
         worker needs to replay the moves another worker committed (one read)."""
@@ -254,11 +252,6 @@ class SqliteMoves:
             wire.loads(owing) if owing is not None else None,
             done,
         )
-
-    @contextlib.asynccontextmanager
-    async def locked(self, match_id: int) -> AsyncIterator[LockedMatch]:
-        raise NotImplementedError("SQLite retries optimistically: one writer at a time")
-        yield  # pragma: no cover
 
     async def close(self) -> None:
         def shut() -> None:

@@ -611,7 +611,7 @@ class Repository:
     @property
     def locks_rows(self) -> bool:
         """Whether a move can wait for the match row (PostgreSQL) instead of retrying."""
-        return self._write_lock is None
+        return isinstance(self.moves, PostgresMoves)
 
     @contextlib.asynccontextmanager
     async def locked_match(
@@ -619,6 +619,8 @@ class Repository:
     ) -> AsyncIterator[tuple[LockedMatch, tuple[MatchRecord, list[dict[str, Any]]] | None]]:
         """The match held ``FOR UPDATE`` until the block ends, with its current version's
         events (PostgreSQL): a move retried in here cannot lose the version race again."""
+        # Only PostgreSQL holds rows (``locks_rows``); SQLite, one writer at a time, retries.
+        assert isinstance(self.moves, PostgresMoves), "locked_match needs PostgreSQL"
         async with self.moves.locked(match_id) as locked:
             row = locked.row
             if row is None:
