@@ -1,17 +1,20 @@
 """Coven against boardgame.io 0.50.2, side by side, interleaved, on one machine (issue 12).
 
     python benchmarks/bgio_compare.py                          # 5 rounds, 1x4 and 50x4 on SQLite
-    python benchmarks/bgio_compare.py --rounds 5 --shapes 1x4,50x4 --pg-redis
+    python benchmarks/bgio_compare.py --rounds 5 --shapes 1x4,50x4 --pg-one --pg-redis --pg-rooms
     python benchmarks/bgio_compare.py --rounds 1 --no-extras   # a quick look
 
 Copies the boardgame.io harness (``/work/shared/bench/bgio``, or ``--bgio``) into a temporary
 directory, runs ``npm ci`` there once, then for every round and every shape runs
 boardgame.io (``run.sh R P``: in memory) and then Coven (``benchmarks/hidden_picks.py``) on
 the same game and load, each against a fresh server. Shapes ``RxP`` run on SQLite with one
-worker; ``--pg-redis`` adds ``50x4`` on PostgreSQL + Redis with two workers (each Coven run in
-a fresh schema). Prints, per shape, the medians over the rounds of the paired ratios
-Coven / boardgame.io (moves/s, p99, server CPU per move) and every raw figure; a run whose
-checks fail on either side is reported and left out of the ratios.
+worker; ``--pg-one`` adds ``50x4`` on PostgreSQL + Redis with one worker, ``--pg-redis`` with two
+workers sharing one port (a match's sockets land on either), ``--pg-rooms`` with two workers
+each on its own port and every socket of a match on one of them, as the proxy's hash of
+``/ws/rooms/{code}`` routes them in ``deploy/Caddyfile`` (each Coven run in a fresh schema).
+Prints, per shape, the medians over the rounds of the paired ratios Coven / boardgame.io
+(moves/s, p99, server CPU per move) and every raw figure; a run whose checks fail on either
+side is reported and left out of the ratios.
 
 Extras (unless ``--no-extras``): the same flat-out load on Whirling Witchcraft
 (``benchmarks/load.py --think 0``, SQLite one worker, and PostgreSQL + Redis two workers with
@@ -87,8 +90,11 @@ def run_bgio(harness: Path, matches: int, players: int, timeout: float) -> dict[
     return out
 
 
-def run_coven(matches: int, players: int, workers: int, timeout: float) -> dict[str, Any]:
-    """Coven's side; ``workers`` 0: SQLite, one worker; N: PostgreSQL + Redis, N workers."""
+def run_coven(
+    matches: int, players: int, workers: int, timeout: float, route: str = "spread"
+) -> dict[str, Any]:
+    """Coven's side; ``workers`` 0: SQLite, one worker; N: PostgreSQL + Redis, N workers, a
+    match's sockets on any worker (``spread``) or all on one (``room``)."""
     command = [
         sys.executable,
         str(ROOT / "benchmarks" / "hidden_picks.py"),
@@ -101,6 +107,7 @@ def run_coven(matches: int, players: int, workers: int, timeout: float) -> dict[
     ]
     if workers:
         command += ["--workers", str(workers), "--database-url", PG_URL, "--redis-url", REDIS_URL]
+        command += ["--route", route]
     done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True)
     return last_json(done.stdout) or {"checks_ok": False, "error": done.stderr[-500:]}
 
@@ -230,6 +237,11 @@ def main() -> int:
     parser.add_argument(
         "--pg-one", action="store_true", help="also 50x4 on PostgreSQL + Redis, one worker"
     )
+    parser.add_argument(
+        "--pg-rooms",
+        action="store_true",
+        help="also 50x4 on PostgreSQL + Redis, two workers, each match's sockets on one worker",
+    )
     parser.add_argument("--bgio", type=Path, default=BGIO, help="the boardgame.io harness")
     parser.add_argument("--timeout", type=float, default=300)
     parser.add_argument("--no-extras", action="store_true")
@@ -238,14 +250,16 @@ def main() -> int:
     parser.add_argument("--idle-sockets", type=int, default=2000)
     args = parser.parse_args()
 
-    shapes: list[tuple[str, int, int, int]] = []
+    shapes: list[tuple[str, int, int, int, str]] = []
     for shape in args.shapes.split(","):
         r, p = (int(x) for x in shape.lower().split("x"))
-        shapes.append((f"{r}x{p} sqlite 1 worker", r, p, 0))
+        shapes.append((f"{r}x{p} sqlite 1 worker", r, p, 0, "spread"))
     if args.pg_one:
-        shapes.append(("50x4 postgresql+redis 1 worker", 50, 4, 1))
+        shapes.append(("50x4 postgresql+redis 1 worker", 50, 4, 1, "spread"))
     if args.pg_redis:
-        shapes.append(("50x4 postgresql+redis 2 workers", 50, 4, 2))
+        shapes.append(("50x4 postgresql+redis 2 workers", 50, 4, 2, "spread"))
+    if args.pg_rooms:
+        shapes.append(("50x4 pg+redis 2 workers by room", 50, 4, 2, "room"))
 
     started = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
     raw: dict[str, list[tuple[dict[str, Any], dict[str, Any]]]] = {s[0]: [] for s in shapes}
@@ -253,9 +267,9 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="bgio-compare-") as tmp:
         harness = prepare_bgio(args.bgio, Path(tmp))
         for round_ in range(1, args.rounds + 1):
-            for label, r, p, workers in shapes:
+            for label, r, p, workers, route in shapes:
                 bgio = run_bgio(harness, r, p, args.timeout)
-                coven = run_coven(r, p, workers, args.timeout)
+                coven = run_coven(r, p, workers, args.timeout, route)
                 raw[label].append((bgio, coven))
                 log(
                     f"round {round_} {label}: bgio {bgio.get('moves_per_s')} moves/s "

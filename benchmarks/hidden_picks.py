@@ -4,6 +4,7 @@
     python benchmarks/hidden_picks.py --matches 50 --players 4 --workers 2 \\
         --database-url postgresql+asyncpg://postgres@127.0.0.1:5432/test \\
         --redis-url redis://127.0.0.1:6379/0                              # fresh schema
+    … --workers 2 --route room …     # two servers; each match's sockets all on one of them
 
 The same game (``benchmarks/games/hidden_picks.py``, rule for rule ``game.js``) and the same
 load as ``/work/shared/bench/bgio/load.js``: R rooms of P players are created over HTTP, one
@@ -93,6 +94,7 @@ class Match:
     code: str
     tokens: list[str]
     players: int
+    url: str  # the worker its sockets and calls go to
     # (round, seat) → [send time, sockets that have seen it]
     pending: dict[tuple[int, int], list[float]] = field(default_factory=dict)
     hands_at: dict[int, dict[int, frozenset[int]]] = field(default_factory=dict)
@@ -100,9 +102,9 @@ class Match:
 
 
 class Run:
-    def __init__(self, args: argparse.Namespace, url: str, pids: list[int]) -> None:
+    def __init__(self, args: argparse.Namespace, urls: list[str], pids: list[int]) -> None:
         self.args = args
-        self.url = url
+        self.urls = urls  # one (uvicorn's workers share its port) or one per worker
         self.pids = pids
         self.checks = Checks()
         self.latencies: list[float] = []
@@ -123,14 +125,17 @@ class Run:
         command = [str(spy), "record", "--threads", "--function", "--nonblocking"]
         command += ["-f", "raw", "-r", str(PROFILE_HZ), "-o", str(self.profile_to)]
         command += ["--pid", str(self.pids[0])]
-        if self.args.workers > 1:
+        if self.args.workers > 1 and self.args.route == "spread":
             command.append("--subprocesses")  # uvicorn's workers are the supervisor's children
         return subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
     async def create(self, http: httpx.AsyncClient, index: int) -> Match:
+        # --route room: every request and socket of a match goes to one worker, as a proxy
+        # hashing /ws/rooms/{code} sends them (deploy/Caddyfile).
+        url = self.urls[index % len(self.urls)]
         created = (
             await http.post(
-                "/api/rooms",
+                f"{url}/api/rooms",
                 json={
                     "game": GAME_ID,
                     "name": "P0",
@@ -142,9 +147,9 @@ class Run:
         code = created["room"]["code"]
         tokens = [created["token"]]
         for p in range(1, self.args.players):
-            joined = (await http.post(f"/api/rooms/{code}/join", json={"name": f"P{p}"})).json()
-            tokens.append(joined["token"])
-        return Match(index, code, tokens, self.args.players)
+            joined = await http.post(f"{url}/api/rooms/{code}/join", json={"name": f"P{p}"})
+            tokens.append(joined.json()["token"])
+        return Match(index, code, tokens, self.args.players, url)
 
     def leak(self, why: str) -> None:
         self.checks.hidden_leaks += 1
@@ -183,7 +188,7 @@ class Run:
                 self.leak(f"seat {seat} told of pick {event['card']}, never in its hand")
 
     async def player(self, match: Match, seat: int) -> None:
-        ws_url = self.url.replace("http://", "ws://") + f"/ws/rooms/{match.code}"
+        ws_url = match.url.replace("http://", "ws://") + f"/ws/rooms/{match.code}"
         rng = random.Random(self.args.seed * 1000003 + match.index * 101 + seat)
         seen: set[tuple[int, int]] = set()
         mine: set[int] = set()
@@ -279,7 +284,7 @@ class Run:
     async def run(self) -> dict[str, Any]:
         t_setup = time.perf_counter()
         limits = httpx.Limits(max_connections=self.args.setup_concurrency)
-        async with httpx.AsyncClient(base_url=self.url, timeout=60, limits=limits) as http:
+        async with httpx.AsyncClient(timeout=60, limits=limits) as http:
             gate = asyncio.Semaphore(self.args.setup_concurrency)
 
             async def one(i: int) -> Match:
@@ -297,7 +302,7 @@ class Run:
             for m in matches:
                 async with gate:
                     started = await http.post(
-                        f"/api/rooms/{m.code}/start",
+                        f"{m.url}/api/rooms/{m.code}/start",
                         headers={"Authorization": f"Bearer {m.tokens[0]}"},
                     )
                     started.raise_for_status()
@@ -370,6 +375,7 @@ class Run:
             "setup_s": r3(setup_s),
             "storage": self.args.storage_label,
             "workers": self.args.workers,
+            "route": self.args.route,
             "checks": {k: v for k, v in vars(c).items()},
         }
         if reason:
@@ -495,9 +501,7 @@ def server_env(args: argparse.Namespace, tmp: str) -> dict[str, str]:
     return env
 
 
-def start_server(
-    args: argparse.Namespace, env: dict[str, str]
-) -> tuple[subprocess.Popen[bytes], str]:
+def start_server(env: dict[str, str], workers: int) -> tuple[subprocess.Popen[bytes], str]:
     port = free_port()
     command = [
         sys.executable,
@@ -506,7 +510,7 @@ def start_server(
         "--port",
         str(port),
         "--workers",
-        str(args.workers),
+        str(workers),
     ]
     process = subprocess.Popen(command, cwd=ROOT, env=env)
     url = f"http://127.0.0.1:{port}"
@@ -516,13 +520,28 @@ def start_server(
             raise SystemExit(f"server exited with {process.returncode}")
         try:
             if httpx.get(f"{url}/healthz", timeout=1).status_code == 200:
-                if args.workers > 1:
+                if workers > 1:
                     time.sleep(1.5)  # every worker up, not just the first
                 return process, url
         except httpx.HTTPError:
             time.sleep(0.1)
     process.kill()
     raise SystemExit("server did not start")
+
+
+def start_servers(
+    args: argparse.Namespace, env: dict[str, str]
+) -> tuple[list[subprocess.Popen[bytes]], list[str]]:
+    """``--route spread``: one server, its ``--workers`` uvicorn processes sharing one port
+    (the kernel hands each socket to any of them). ``--route room``: one single-worker server
+    per worker, each on its own port (the first migrates the schema, the others find it)."""
+    if args.route == "spread":
+        process, url = start_server(env, args.workers)
+        return [process], [url]
+    started = [start_server(env, 1)]
+    later = {**env, "COVEN_MIGRATE_ON_START": "0"}
+    started += [start_server(later, 1) for _ in range(args.workers - 1)]
+    return [p for p, _ in started], [u for _, u in started]
 
 
 def stop_server(process: subprocess.Popen[bytes]) -> None:
@@ -539,6 +558,13 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--matches", "-R", type=int, default=10)
     parser.add_argument("--players", "-P", type=int, default=4)
     parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument(
+        "--route",
+        choices=("spread", "room"),
+        default="spread",
+        help="spread: a match's sockets land on any worker; room: all on one worker, as the "
+        "proxy's hash of /ws/rooms/{code} routes them (deploy/Caddyfile)",
+    )
     parser.add_argument("--database-url", help="PostgreSQL URL (default: a temp SQLite file)")
     parser.add_argument("--redis-url")
     parser.add_argument("--schema", help="PostgreSQL schema (default: a fresh one, dropped)")
@@ -563,7 +589,7 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
 def run(args: argparse.Namespace) -> dict[str, Any]:
     """Start a fresh server (unless ``--url``), run the load, stop the server."""
     if args.url:
-        return asyncio.run(Run(args, args.url, args.server_pid).run())
+        return asyncio.run(Run(args, [args.url], args.server_pid).run())
     with tempfile.TemporaryDirectory(prefix="coven-hp-") as tmp:
         fresh_schema = None
         if args.database_url and not args.schema:
@@ -571,15 +597,15 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             asyncio.run(pg_schema(args.database_url, f'CREATE SCHEMA "{fresh_schema}"'))
         raw = Path(tmp) / "profile.txt"
         try:
-            process, url = start_server(args, server_env(args, tmp))
-            pids = [process.pid]
-            load = Run(args, url, pids)
+            processes, urls = start_servers(args, server_env(args, tmp))
+            load = Run(args, urls, [p.pid for p in processes])
             if args.profile:
                 load.profile_to = raw
             try:
                 result = asyncio.run(load.run())
             finally:
-                stop_server(process)
+                for process in processes:
+                    stop_server(process)
             if args.profile:
                 text = raw.read_text()
                 Path(args.profile).with_suffix(".raw").write_text(text)

@@ -58,21 +58,49 @@ def shot(player: Player, artifacts: Path, name: str, *, full_page: bool = True) 
     player.page.screenshot(path=str(artifacts / f"{name}.png"), full_page=full_page)
 
 
-def click_pick(player: Player, seconds: float = 3) -> bool:
-    """Click the control a test marked ``data-e2e="pick"``, as a player's mouse would (the
-    browser waits until it is visible, still and not covered). False at once when the table
-    was redrawn meanwhile (another seat moved: the marked control is gone), so the caller looks
-    again instead of waiting out the timeout on a control that no longer exists."""
-    from playwright.sync_api import Error as PlaywrightError  # (conftest skips without it)
+AIM_JS = """
+(center) => {
+  const target = document.querySelector('[data-e2e=pick]');
+  if (!target || target.disabled) return null;
+  target.scrollIntoView({block: center ? 'center' : 'nearest', inline: 'nearest',
+                         behavior: 'instant'});
+  const box = target.getBoundingClientRect();
+  const x = box.left + box.width / 2, y = box.top + box.height / 2;
+  const hit = document.elementFromPoint(x, y);
+  if (!box.width || !box.height || !hit || !target.contains(hit)) return null;
+  if (!window.e2eAim) {
+    // One capture listener per page, like the browser's own hit-target check: a press that
+    // does not land on the aimed control (a redraw moved it) is swallowed, never delivered.
+    const guard = (event) => {
+      const aim = window.e2eAim;
+      if (!aim.target) return;
+      if (event.type === 'pointerdown') aim.hit = aim.target.isConnected && aim.target.contains(event.target);
+      if (!aim.hit) { event.stopImmediatePropagation(); event.preventDefault(); }
+      if (event.type === 'click') aim.target = null;
+    };
+    for (const type of ['pointerdown', 'mousedown', 'pointerup', 'mouseup', 'click']) {
+      window.addEventListener(type, guard, true);
+    }
+  }
+  window.e2eAim = {target, hit: false};
+  return [x, y];
+}
+"""
 
-    element = player.page.query_selector("[data-e2e=pick]")
-    if element is None:
+
+def click_pick(player: Player) -> bool:
+    """Click the control a test marked ``data-e2e="pick"`` with the mouse, as a player would:
+    scrolled into view, not covered, and the press delivered only if it lands on that control.
+    False at once when the table was redrawn meanwhile (another seat moved: the marked control
+    is gone or moved), so the caller looks again. (Playwright's own click waits for a control
+    to stay still over several animation frames: 90-130 ms a click on these tables, most of a
+    whole match's time.)"""
+    page = player.page
+    point = page.evaluate(AIM_JS, False) or page.evaluate(AIM_JS, True)
+    if point is None:
         return False
-    try:
-        element.click(timeout=seconds * 1000)
-    except PlaywrightError:  # detached by a redraw, or still covered after `seconds`
-        return False
-    return True
+    page.mouse.click(point[0], point[1])
+    return bool(page.evaluate("window.e2eAim.hit"))
 
 
 DETAIL = "[data-testid=card-detail]"

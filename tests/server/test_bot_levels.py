@@ -129,7 +129,12 @@ async def probe_times(url: str, seconds: float) -> list[float]:
     return sorted(times)
 
 
-async def strong_table(settings: Settings, strong_seats: int) -> list[float]:
+async def strong_table(
+    settings: Settings, strong_seats: int, until_wait: float | None = None
+) -> list[float]:
+    """/healthz round trips while bots play; with ``until_wait``, probing goes on (up to three
+    windows) until one request waited that long: a strong seat has stretches of forced moves
+    it decides at once, and on a loaded machine a first window can fall in one."""
     with ThreadServer(settings) as server:
         code, (host,) = await open_room(server.url, "whirling-witchcraft", ["Host"])
         for _ in range(strong_seats):
@@ -139,6 +144,10 @@ async def strong_table(settings: Settings, strong_seats: int) -> list[float]:
         await add_bot(host, code, level="random", seat=0)
         await host.connect(code)
         times = await probe_times(server.url, 4.0)
+        for _ in range(2):
+            if until_wait is None or times[-1] >= until_wait:
+                break
+            times = sorted(times + await probe_times(server.url, 4.0))
         assert host.state is not None and host.state["version"] >= 1  # the bots did play
         await host.close()
         return times
@@ -164,7 +173,7 @@ async def test_inline_thinking_would_stall_it(tmp_path: Path) -> None:
     event loop (COVEN_BOT_PROCESSES=0) hold requests up for their whole budget."""
     base = sqlite_settings(tmp_path, bot_delay=0.0)
     inline = dataclasses.replace(base, bot_processes=0, bot_budget_ms=BUDGET_MS)
-    times = await strong_table(inline, strong_seats=1)
+    times = await strong_table(inline, strong_seats=1, until_wait=BUDGET_MS / 1000 * 0.8)
     assert times[-1] >= BUDGET_MS / 1000 * 0.8, f"the longest wait was only {times[-1]:.3f}s"
     stalled = sum(t for t in times if t > 0.25)
     assert stalled >= 1.0, f"requests waited only {stalled:.3f}s in all behind inline thinking"
