@@ -16,10 +16,11 @@ Prints, per shape, the medians over the rounds of the paired ratios Coven / boar
 (moves/s, p99, server CPU per move) and every raw figure; a run whose checks fail on either
 side is reported and left out of the ratios.
 
-Extras (unless ``--no-extras``): the same flat-out load on Whirling Witchcraft
+Extras (unless ``--no-extras``): the same flat-out load on each of the product's games
 (``benchmarks/load.py --think 0``, SQLite one worker, and PostgreSQL + Redis two workers with
-``--pg-redis``), ``benchmarks/idle_sockets.py`` (KiB per idle socket, 2,000 spectators
-joining one room) and ``benchmarks/bgio_idle.js`` (boardgame.io's KiB per idle socket).
+``--pg-redis`` or ``--pg-rooms``), ``benchmarks/idle_sockets.py`` (KiB per idle socket, 2,000
+spectators joining one room) and ``benchmarks/bgio_idle.js`` (boardgame.io's KiB per idle
+socket).
 The last line on stdout is one JSON object with everything.
 """
 
@@ -112,11 +113,17 @@ def run_coven(
     return last_json(done.stdout) or {"checks_ok": False, "error": done.stderr[-500:]}
 
 
-def run_whirling(pg: bool, seconds: float) -> dict[str, Any]:
-    """The same shape (50 × 4, flat out) on Whirling Witchcraft: ``benchmarks/load.py``."""
+GAMES = ("whirling-witchcraft", "witchs-brew", "seasons")
+
+
+def run_game(game: str, pg: bool, seconds: float) -> dict[str, Any]:
+    """The same shape (50 × 4, flat out) on one of the product's games: ``benchmarks/load.py``
+    (every player sends a random legal action the instant it may)."""
     command = [
         sys.executable,
         str(ROOT / "benchmarks" / "load.py"),
+        "--game",
+        game,
         "--rooms",
         "50",
         "--players",
@@ -142,6 +149,7 @@ def run_whirling(pg: bool, seconds: float) -> dict[str, Any]:
             sql(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
     out = last_json(done.stdout) or {"error": done.stderr[-500:]}
     out["backend"] = "postgresql+redis, 2 workers" if pg else "sqlite, 1 worker"
+    out["game"] = game
     return out
 
 
@@ -245,7 +253,10 @@ def main() -> int:
     parser.add_argument("--bgio", type=Path, default=BGIO, help="the boardgame.io harness")
     parser.add_argument("--timeout", type=float, default=300)
     parser.add_argument("--no-extras", action="store_true")
-    parser.add_argument("--whirling-seconds", type=float, default=15)
+    parser.add_argument("--game-seconds", type=float, default=15)
+    parser.add_argument(
+        "--games", default=",".join(GAMES), help="the product's games measured in the extras"
+    )
     parser.add_argument("--spectators", type=int, default=2000)
     parser.add_argument("--idle-sockets", type=int, default=2000)
     args = parser.parse_args()
@@ -285,10 +296,12 @@ def main() -> int:
     if args.no_extras:
         extras = {}
     else:
-        extras["whirling"] = [run_whirling(False, args.whirling_seconds)]
-        if args.pg_redis:
-            extras["whirling"].append(run_whirling(True, args.whirling_seconds))
-        log(f"whirling: {json.dumps(extras['whirling'])}")
+        extras["games"] = []
+        for game in args.games.split(","):
+            extras["games"].append(run_game(game, False, args.game_seconds))
+            if args.pg_redis or args.pg_rooms:
+                extras["games"].append(run_game(game, True, args.game_seconds))
+        log(f"games: {json.dumps(extras['games'])}")
         extras["idle"] = run_idle(args.spectators, args.idle_sockets)
         log(f"idle: {json.dumps(extras['idle'])}")
 
@@ -310,10 +323,11 @@ def main() -> int:
                 f"    {side:6} moves/s {m['moves_per_s']}  p50 {m['p50_ms']} ms  "
                 f"p99 {m['p99_ms']} ms  CPU {m['cpu_ms_per_move']} ms/move"
             )
-    for w in extras.get("whirling", []):
+    for w in extras.get("games", []):
         print(
-            f"whirling 50x4 flat out, {w.get('backend')}: {w.get('actions_per_second')} actions/s, "
-            f"p99 {w.get('fanout_p99_ms')} ms, CPU {w.get('server_cpu_ms_per_action')} ms/action"
+            f"{w['game']} 50x4 flat out, {w.get('backend')}: "
+            f"{w.get('actions_per_second')} actions/s, p99 {w.get('fanout_p99_ms')} ms, "
+            f"CPU {w.get('server_cpu_ms_per_action')} ms/action"
         )
     if "idle" in extras:
         i = extras["idle"]

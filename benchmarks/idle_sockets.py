@@ -173,7 +173,7 @@ def main() -> int:
     args.workers, args.database_url, args.redis_url, args.schema = 1, None, None, None
     result: dict[str, Any] = {"date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())}
     with tempfile.TemporaryDirectory(prefix="coven-idle-") as tmp:
-        process, url = start_server(args, server_env(args, tmp))
+        process, url = start_server(server_env(args, tmp), workers=1)
         try:
             if args.sockets:
                 result.update(asyncio.run(memory(url, [process.pid], args.sockets)))
