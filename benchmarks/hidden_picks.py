@@ -317,6 +317,7 @@ class Run:
         if profiler is not None:
             await asyncio.sleep(1.0)  # py-spy attached and sampling before the clock starts
         cpu0 = cpu_seconds(self.pids) if self.pids else None
+        machine0 = machine_ticks()
         self_cpu0 = time.process_time()
         t_start = time.perf_counter()
         if complete:
@@ -329,6 +330,7 @@ class Run:
                 reason = f"timeout ({self.matches_done}/{self.args.matches} matches done)"
         t_end = self.t_last_done if complete else time.perf_counter()
         cpu1 = cpu_seconds(self.pids) if self.pids else None
+        machine1 = machine_ticks()
         if profiler is not None:
             profiler.send_signal(signal.SIGINT)
             await asyncio.to_thread(profiler.wait, 30)
@@ -372,6 +374,9 @@ class Run:
             if server_cpu is not None and c.moves_confirmed
             else None,
             "loadgen_cpu_s": r3(time.process_time() - self_cpu0),
+            # Every process of the machine (PostgreSQL, Redis, this load generator included):
+            # near 1.0, no core is left for another worker to use.
+            "machine_busy": r3((machine1[0] - machine0[0]) / max(1, machine1[1] - machine0[1])),
             "setup_s": r3(setup_s),
             "storage": self.args.storage_label,
             "workers": self.args.workers,
@@ -384,6 +389,15 @@ class Run:
 
 
 PROFILE_HZ = 250
+
+
+def machine_ticks() -> tuple[int, int]:
+    """(busy, total) CPU ticks of the whole machine so far, every core (/proc/stat)."""
+    fields = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    idle = fields[3] + fields[4]  # idle + iowait
+    return sum(fields) - idle, sum(fields)
+
+
 CATEGORIES = (
     # (label, substring of a frame's file): a sample counts for every label in its stack
     ("SQLAlchemy", "sqlalchemy/"),

@@ -1,6 +1,8 @@
 // One renderer per game, found by game id: static/js/games/{id}.js. A game without its own
 // renderer still plays through the generic one (legal actions as buttons), so a new game
-// needs a renderer module and nothing else.
+// needs a renderer module and nothing else. A renderer is handed each state message in turn;
+// one marked `quiet` (a replay bringing a fresh renderer up to the step it jumped to) is to be
+// remembered and drawn, never animated.
 
 import { createGenericRenderer } from "./games/generic.js";
 

@@ -11,6 +11,8 @@ import { logLine } from "./log_lines.js";
 import { loadRenderer } from "./renderers.js";
 
 const CHUNK = 10; // steps fetched at once (each holds a view per seat)
+// Steps a fresh renderer is shown before the one jumped to (a round of any game is shorter).
+const WARM_STEPS = 30;
 const root = document.getElementById("replay");
 const code = root.dataset.code;
 const path = (rest) => `/api/rooms/${encodeURIComponent(code)}/replay${rest}`;
@@ -91,13 +93,15 @@ async function draw() {
   const views = await viewsAt(step);
   if (step !== page.step || seat !== page.seat) return; // asked for another meanwhile
   if (step !== page.shown + 1 || seat !== page.shownSeat) {
-    // A jump, or another seat's eyes: a renderer remembers what it was shown before (the last
-    // round's passes, who took what), so a new one starts from nothing, as on a page load; it
-    // is shown the step before first, so what it marks as new is what this step changed.
-    const before = step > 0 ? await viewsAt(step - 1) : null;
+    // A jump, or another seat's eyes: a renderer remembers what it was shown before (the
+    // round's cauldron passes, who took what), so a new one is shown the steps before this one
+    // first, as if it had been stepped here: the panels it builds from earlier moves are full,
+    // and what it marks as new is what this step changed.
+    const warm = [];
+    for (let s = Math.max(0, step - WARM_STEPS); s < step; s += 1) warm.push([s, await viewsAt(s)]);
     if (step !== page.step || seat !== page.seat) return;
     await freshRenderer();
-    if (before) page.renderer.render(message(step - 1, before));
+    for (const [s, before] of warm) page.renderer.render({ ...message(s, before), quiet: true });
   }
   page.renderer.render(message(step, views));
   page.shown = step;

@@ -117,24 +117,34 @@ function renderSeats() {
         h("span", { class: "seat-name" }, info.name),
         me ? h("span", { class: "badge you" }, t("room.you")) : null,
         seat === 0 ? h("span", { class: "badge" }, t("room.host")) : null,
-        info.bot ? h("span", { class: "badge bot", title: botLevelName(info.bot) }, `${t("room.bot")} · ${botLevelName(info.bot)}`) : null,
+        // (the seat's name already says "Bot n": the badge needs only the level)
+        info.bot ? h("span", { class: "badge bot", title: `${t("room.bot")} · ${botLevelName(info.bot)}` }, botLevelName(info.bot)) : null,
         info.away ? h("span", { class: "badge away" }, t("room.away")) : null,
-        canHandOver ? botLevelPicker(`bot-level-${seat}`) : null,
-        canHandOver
-          ? h("button", { class: "btn small", type: "button", "data-testid": `hand-to-bot-${seat}`, onclick: () => handToBot(seat) }, t("room.hand_to_bot"))
-          : null,
-        canRemove
-          ? h("button", { class: "btn small", type: "button", "data-testid": `remove-seat-${seat}`, onclick: () => removeSeat(seat) }, t("room.remove_seat"))
-          : null,
-        canLeave ? h("button", { class: "btn small", type: "button", "data-testid": "leave-seat", onclick: leaveSeat }, t("room.leave_seat")) : null,
-        canMoveUp
-          ? h("button", { class: "btn small", type: "button", "data-testid": `move-up-${seat}`, title: t("room.move_up"), "aria-label": t("room.move_up"), onclick: () => moveSeat(seat, seat - 1) }, "↑")
-          : null,
+        seatActions(
+          canHandOver ? botLevelPicker(`bot-level-${seat}`) : null,
+          canHandOver
+            ? h("button", { class: "btn small", type: "button", "data-testid": `hand-to-bot-${seat}`, onclick: () => handToBot(seat) }, t("room.hand_to_bot"))
+            : null,
+          canRemove
+            ? h("button", { class: "btn small", type: "button", "data-testid": `remove-seat-${seat}`, onclick: () => removeSeat(seat) }, t("room.remove_seat"))
+            : null,
+          canLeave ? h("button", { class: "btn small", type: "button", "data-testid": "leave-seat", onclick: leaveSeat }, t("room.leave_seat")) : null,
+          canMoveUp
+            ? h("button", { class: "btn small", type: "button", "data-testid": `move-up-${seat}`, title: t("room.move_up"), "aria-label": t("room.move_up"), onclick: () => moveSeat(seat, seat - 1) }, "↑")
+            : null,
+        ),
       ),
     );
   }
   renderSetup();
   document.getElementById("spectators").textContent = page.spectators ? t("room.spectators", { count: page.spectators }) : "";
+}
+
+// A seat's own controls (hand over, remove, leave, move up) as one group at the end of its line:
+// when the line is full the group wraps whole, never a lone "↑".
+function seatActions(...controls) {
+  const present = controls.filter(Boolean);
+  return present.length ? h("span", { class: "seat-actions" }, ...present) : null;
 }
 
 // Once the match is on, the invite panel folds to its heading (the log and the chat get its

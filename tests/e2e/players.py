@@ -74,7 +74,9 @@ AIM_JS = """
     const guard = (event) => {
       const aim = window.e2eAim;
       if (!aim.target) return;
-      if (event.type === 'pointerdown') aim.hit = aim.target.isConnected && aim.target.contains(event.target);
+      if (event.type === 'pointerdown') {
+        aim.hit = aim.target.isConnected && aim.target.contains(event.target);
+      }
       if (!aim.hit) { event.stopImmediatePropagation(); event.preventDefault(); }
       if (event.type === 'click') aim.target = null;
     };

@@ -138,6 +138,26 @@ def test_players_and_spectators_watch_the_replay(
     page.click("[data-testid=replay-seat-0]")
     shown_step(agnes, dealt, "0")
 
+    # A jump lands on the table a player stepping there sees: the panel of the round's cauldron
+    # passes, built from an earlier step's events, is as full after a jump as after steps.
+    passed = next(
+        n
+        for n, info in enumerate(timeline["steps"])
+        if any(e["type"] == "cauldron_passed" and any(e["cubes"].values()) for e in info["events"])
+    )
+    target = min(passed + 2, last)
+    page.fill("[data-testid=replay-slider]", str(passed - 1))
+    shown_step(agnes, passed - 1)
+    for n in range(passed, target + 1):
+        page.keyboard.press("ArrowRight")
+        shown_step(agnes, n)
+    stepped = page.inner_text("[data-testid=pass-summary]")
+    page.locator("body").press("Home")
+    shown_step(agnes, 0)
+    page.fill("[data-testid=replay-slider]", str(target))
+    shown_step(agnes, target)
+    assert page.inner_text("[data-testid=pass-summary]") == stepped
+
     # The end with End, and the last button is then off; the last step ends as the match did.
     page.locator("body").press("End")
     shown_step(agnes, last)

@@ -162,6 +162,17 @@ def test_before_the_start_the_host_removes_a_bot_moves_a_seat_and_a_player_leave
     host.click("[data-testid=add-bot]")
     host.wait_for_selector("[data-testid=remove-seat-1]")
     join(guest, coven_server, code, "Bea", 2)
+    # A second bot takes seat 3: its "remove" and "↑" sit on its line, beside its name.
+    host.click("[data-testid=add-bot]")
+    host.wait_for_selector("[data-testid=move-up-3]")
+    lines = host.eval_on_selector(
+        "[data-testid=seat-3]",
+        """(seat) => [seat.querySelector('.seat-name'), ...seat.querySelectorAll('.btn')]
+             .map((e) => Math.round(e.getBoundingClientRect().top + e.offsetHeight / 2))""",
+    )
+    assert len(lines) == 3 and max(lines) - min(lines) <= 4, lines
+    host.click("[data-testid=remove-seat-3]")
+    host.wait_for_selector("[data-testid=seat-3]", state="detached")
     host.click("[data-testid=remove-seat-1]")
     # Everyone's room view updates at once; the bot's seat is free again.
     guest.wait_for_selector("[data-testid=seat-1]", state="detached")

@@ -326,7 +326,7 @@ export async function createRenderer(ctx) {
         mine ? null : cardBacks(handCount, tn("se.cards_in_hand", handCount)),
         h("span", { class: "muted" }, tn("se.cards_in_hand", handCount)),
         libs[0] || libs[1] ? h("span", { class: "libs muted", "data-testid": `libraries-${seat}` }, t("se.library_counts", { two: libs[0], three: libs[1] })) : null,
-        view.phase !== "draft" && view.phase !== "build" ? h("span", { class: "score muted", title: t("se.score_help") }, t("se.score_now", { score: p.score.total })) : null,
+        view.phase !== "draft" && view.phase !== "build" ? h("span", { class: "score muted", "data-testid": `score-now-${seat}`, title: t("se.score_help", { crystals: p.score.crystals, prestige: p.score.prestige, hand: -p.score.hand, bonus: -p.score.bonus }) }, t("se.score_now", { score: p.score.total })) : null,
       ),
       inPlay(view, p, mine ? message.legal : []),
     ];

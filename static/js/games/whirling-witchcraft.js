@@ -797,7 +797,7 @@ export async function createRenderer(ctx) {
         else ui.raven = ui.raven.filter((c) => { const [k, i] = c.split(":"); return +i < sheet.workbench[k]; });
         if (ui.chooser && ui.chooser.kind === "brew" && !message.legal.some((a) => a.type === "brew" && a.recipe === ui.chooser.recipe)) ui.chooser = null;
       }
-      draw(message, fresh);
+      draw(message, fresh && !message.quiet);
     },
     rejected() {
       moves.reset();
