@@ -29,7 +29,9 @@ test: install
 	bash scripts/ensure-chromium
 	$(BIN)/ruff check engine app tests benchmarks
 	$(BIN)/mypy
-	$(BIN)/pytest -q -n 2 --dist loadfile
+	$(BIN)/pytest -q -n 2 --dist loadfile --ignore=tests/e2e
+	@echo "The browser tests, on their own (their last line is their time):"
+	$(BIN)/pytest -q -n 2 --dist loadfile tests/e2e
 
 lint: install
 	$(BIN)/ruff check engine app tests benchmarks
@@ -38,7 +40,8 @@ typecheck: install
 	$(BIN)/mypy
 
 pytest: install
-	$(BIN)/pytest -q -n 2 --dist loadfile
+	$(BIN)/pytest -q -n 2 --dist loadfile --ignore=tests/e2e
+	$(BIN)/pytest -q -n 2 --dist loadfile tests/e2e
 
 simulate: install
 	for p in 2 3 4 5; do $(BIN)/coven simulate whirling-witchcraft --players $$p --games 200 --seed 1 --bot random; done
