@@ -116,7 +116,7 @@ def run_coven(
 GAMES = ("whirling-witchcraft", "witchs-brew", "seasons")
 
 
-def run_game(game: str, pg: bool, seconds: float) -> dict[str, Any]:
+def run_game(game: str, pg: bool, seconds: float, route: str = "spread") -> dict[str, Any]:
     """The same shape (50 × 4, flat out) on one of the product's games: ``benchmarks/load.py``
     (every player sends a random legal action the instant it may)."""
     command = [
@@ -142,13 +142,14 @@ def run_game(game: str, pg: bool, seconds: float) -> dict[str, Any]:
         sql(f'CREATE SCHEMA "{schema}"')
         env["COVEN_DATABASE_SCHEMA"] = schema
         command += ["--workers", "2", "--database-url", PG_URL, "--redis-url", REDIS_URL]
+        command += ["--route", route]
     try:
         done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, env=env)
     finally:
         if schema:
             sql(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
     out = last_json(done.stdout) or {"error": done.stderr[-500:]}
-    out["backend"] = "postgresql+redis, 2 workers" if pg else "sqlite, 1 worker"
+    out["backend"] = f"postgresql+redis, 2 workers ({route})" if pg else "sqlite, 1 worker"
     out["game"] = game
     return out
 
@@ -299,8 +300,10 @@ def main() -> int:
         extras["games"] = []
         for game in args.games.split(","):
             extras["games"].append(run_game(game, False, args.game_seconds))
-            if args.pg_redis or args.pg_rooms:
+            if args.pg_redis:
                 extras["games"].append(run_game(game, True, args.game_seconds))
+            if args.pg_rooms:
+                extras["games"].append(run_game(game, True, args.game_seconds, "room"))
         log(f"games: {json.dumps(extras['games'])}")
         extras["idle"] = run_idle(args.spectators, args.idle_sockets)
         log(f"idle: {json.dumps(extras['idle'])}")

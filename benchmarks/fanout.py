@@ -28,21 +28,14 @@ import tempfile
 import time
 from pathlib import Path
 
-import httpx
-
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(1, str(ROOT))  # tests.support.client (httpx + websockets only)
 
+from benchmarks import servers as fleet  # noqa: E402
+from benchmarks.servers import free_port  # noqa: E402
 from tests.support.client import Client, open_room  # noqa: E402
 
 LINE = 15_000
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
 
 
 def silent_socket(port: int, path: str) -> socket.socket:
@@ -75,16 +68,8 @@ def start_server(port: int, db: Path) -> subprocess.Popen[bytes]:
     process = subprocess.Popen(
         [sys.executable, "-m", "tests.support.serve", str(port)], cwd=ROOT, env=env
     )
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        try:
-            if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1).status_code == 200:
-                return process
-        except httpx.HTTPError:
-            pass
-        time.sleep(0.1)
-    process.kill()
-    raise RuntimeError("server did not start")
+    fleet.wait_ready(process, f"http://127.0.0.1:{port}", seconds=30)
+    return process
 
 
 class Table:

@@ -48,7 +48,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # before benchmarks/ itself: engine is the package, not engine.py
 
 from benchmarks.games.hidden_picks import GAME_ID, ROUNDS  # noqa: E402
-from benchmarks.load import cpu_seconds, free_port, rss_kib  # noqa: E402
+from benchmarks.load import cpu_seconds, rss_kib  # noqa: E402
+from benchmarks.servers import ROUTES, start_fleet, stop  # noqa: E402
 
 VIEW_KEYS = {
     "round",
@@ -515,58 +516,6 @@ def server_env(args: argparse.Namespace, tmp: str) -> dict[str, str]:
     return env
 
 
-def start_server(env: dict[str, str], workers: int) -> tuple[subprocess.Popen[bytes], str]:
-    port = free_port()
-    command = [
-        sys.executable,
-        "-m",
-        "benchmarks.games.serve",
-        "--port",
-        str(port),
-        "--workers",
-        str(workers),
-    ]
-    process = subprocess.Popen(command, cwd=ROOT, env=env)
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise SystemExit(f"server exited with {process.returncode}")
-        try:
-            if httpx.get(f"{url}/healthz", timeout=1).status_code == 200:
-                if workers > 1:
-                    time.sleep(1.5)  # every worker up, not just the first
-                return process, url
-        except httpx.HTTPError:
-            time.sleep(0.1)
-    process.kill()
-    raise SystemExit("server did not start")
-
-
-def start_servers(
-    args: argparse.Namespace, env: dict[str, str]
-) -> tuple[list[subprocess.Popen[bytes]], list[str]]:
-    """``--route spread``: one server, its ``--workers`` uvicorn processes sharing one port
-    (the kernel hands each socket to any of them). ``--route room``: one single-worker server
-    per worker, each on its own port (the first migrates the schema, the others find it)."""
-    if args.route == "spread":
-        process, url = start_server(env, args.workers)
-        return [process], [url]
-    started = [start_server(env, 1)]
-    later = {**env, "COVEN_MIGRATE_ON_START": "0"}
-    started += [start_server(later, 1) for _ in range(args.workers - 1)]
-    return [p for p, _ in started], [u for _, u in started]
-
-
-def stop_server(process: subprocess.Popen[bytes]) -> None:
-    process.send_signal(signal.SIGINT)
-    try:
-        process.wait(timeout=20)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        process.wait()
-
-
 def parse(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--matches", "-R", type=int, default=10)
@@ -574,7 +523,7 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument(
         "--route",
-        choices=("spread", "room"),
+        choices=ROUTES,
         default="spread",
         help="spread: a match's sockets land on any worker; room: all on one worker, as the "
         "proxy's hash of /ws/rooms/{code} routes them (deploy/Caddyfile)",
@@ -611,7 +560,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             asyncio.run(pg_schema(args.database_url, f'CREATE SCHEMA "{fresh_schema}"'))
         raw = Path(tmp) / "profile.txt"
         try:
-            processes, urls = start_servers(args, server_env(args, tmp))
+            command = [sys.executable, "-m", "benchmarks.games.serve"]
+            processes, urls = start_fleet(command, server_env(args, tmp), args.workers, args.route)
             load = Run(args, urls, [p.pid for p in processes])
             if args.profile:
                 load.profile_to = raw
@@ -619,7 +569,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                 result = asyncio.run(load.run())
             finally:
                 for process in processes:
-                    stop_server(process)
+                    stop(process)
             if args.profile:
                 text = raw.read_text()
                 Path(args.profile).with_suffix(".raw").write_text(text)

@@ -34,8 +34,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # before benchmarks/ itself: engine is the package, not engine.py
 
 from benchmarks.games.hidden_picks import GAME_ID  # noqa: E402
-from benchmarks.hidden_picks import server_env, start_server, stop_server  # noqa: E402
+from benchmarks.hidden_picks import server_env  # noqa: E402
 from benchmarks.load import rss_kib  # noqa: E402
+from benchmarks.servers import start, stop  # noqa: E402
 
 Ws = websockets.ClientConnection
 
@@ -173,7 +174,8 @@ def main() -> int:
     args.workers, args.database_url, args.redis_url, args.schema = 1, None, None, None
     result: dict[str, Any] = {"date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())}
     with tempfile.TemporaryDirectory(prefix="coven-idle-") as tmp:
-        process, url = start_server(server_env(args, tmp), workers=1)
+        command = [sys.executable, "-m", "benchmarks.games.serve"]
+        process, url = start(command, server_env(args, tmp), workers=1)
         try:
             if args.sockets:
                 result.update(asyncio.run(memory(url, [process.pid], args.sockets)))
@@ -183,7 +185,7 @@ def main() -> int:
                     asyncio.run(crowd(url, args.spectators, args.concurrency, args.limit))
                 )
         finally:
-            stop_server(process)
+            stop(process)
     print(json.dumps(result))
     return 0
 

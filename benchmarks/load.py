@@ -31,8 +31,6 @@ import gc
 import json
 import os
 import random
-import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -46,13 +44,9 @@ import httpx
 import websockets
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))  # before benchmarks/ itself: engine is the package, not engine.py
 
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
+from benchmarks import servers as fleet  # noqa: E402
 
 
 def rss_kib(pids: list[int]) -> int:
@@ -264,7 +258,8 @@ class Load:
         return Room(code, self.args.players, load=self), tokens
 
     async def player(self, room: Room, seat: int, token: str, ready: asyncio.Event) -> None:
-        url = self.urls[(seat + hash(room.code)) % len(self.urls)]
+        # One URL per worker (--route room): every socket of a room on one worker.
+        url = self.urls[hash(room.code) % len(self.urls)]
         ws_url = url.replace("http://", "ws://") + f"/ws/rooms/{room.code}?token={token}"
         rng = random.Random(f"{room.code}:{seat}")
         async with websockets.connect(ws_url, max_size=None) as ws:
@@ -567,8 +562,7 @@ async def idle_memory(url: str, pids: list[int], sockets: int) -> dict[str, Any]
     }
 
 
-def start_server(args: argparse.Namespace) -> tuple[subprocess.Popen[bytes], str]:
-    port = free_port()
+def server_env(args: argparse.Namespace) -> dict[str, str]:
     env = {
         **os.environ,
         "COVEN_BOT_DELAY": str(args.bot_delay),
@@ -588,31 +582,14 @@ def start_server(args: argparse.Namespace) -> tuple[subprocess.Popen[bytes], str
         )
     if args.redis_url:
         env["COVEN_REDIS_URL"] = args.redis_url
-    command = [
-        sys.executable,
-        "-m",
-        "app.cli",
-        "serve",
-        "--port",
-        str(port),
-        "--workers",
-        str(args.workers),
-        "--log-level",
-        "warning",
-    ]
-    # The server's banner stays off stdout: the report is the only thing printed there.
-    process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL)
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        try:
-            if httpx.get(f"{url}/healthz", timeout=1).status_code == 200:
-                time.sleep(1 if args.workers > 1 else 0)
-                return process, url
-        except httpx.HTTPError:
-            time.sleep(0.1)
-    process.kill()
-    raise SystemExit("server did not start")
+    return env
+
+
+SERVE = [sys.executable, "-m", "app.cli", "serve", "--log-level", "warning"]
+
+
+def start_server(args: argparse.Namespace) -> tuple[subprocess.Popen[bytes], str]:
+    return fleet.start(SERVE, server_env(args), args.workers)
 
 
 def main() -> None:
@@ -640,6 +617,12 @@ def main() -> None:
     )
     parser.add_argument("--idle-sockets", type=int, default=2000)
     parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument(
+        "--route",
+        choices=fleet.ROUTES,
+        default="spread",
+        help="spread: a room's sockets on any worker; room: all on one (benchmarks/servers.py)",
+    )
     parser.add_argument(
         "--strong-tables",
         type=int,
@@ -683,34 +666,25 @@ def main() -> None:
             print(json.dumps(asyncio.run(side_by_side(args, servers))))
         finally:
             for proc, _ in started.values():
-                proc.send_signal(signal.SIGINT)
-            for proc, _ in started.values():
-                try:
-                    proc.wait(timeout=15)
-                except subprocess.TimeoutExpired:
-                    proc.kill()
+                fleet.stop(proc)
         return
-    process = None
+    processes: list[subprocess.Popen[bytes]] = []
     if args.url:
-        url, pids = args.url, args.server_pid
+        urls, pids = [args.url], args.server_pid
     else:
-        process, url = start_server(args)
-        pids = [process.pid]
+        processes, urls = fleet.start_fleet(SERVE, server_env(args), args.workers, args.route)
+        pids = [p.pid for p in processes]
     try:
         if args.strong_tables:
-            print(json.dumps(asyncio.run(compare(args, url, pids))))
+            print(json.dumps(asyncio.run(compare(args, urls[0], pids))))
             return
-        report = asyncio.run(Load(args, [url], pids).run())
+        report = asyncio.run(Load(args, urls, pids).run())
         if pids and args.idle_sockets:
-            report.update(asyncio.run(idle_memory(url, pids, args.idle_sockets)))
+            report.update(asyncio.run(idle_memory(urls[0], pids, args.idle_sockets)))
         print(json.dumps(report))
     finally:
-        if process is not None:
-            process.send_signal(signal.SIGINT)
-            try:
-                process.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                process.kill()
+        for process in processes:
+            fleet.stop(process)
 
 
 if __name__ == "__main__":

@@ -16,7 +16,6 @@ import argparse
 import asyncio
 import json
 import os
-import socket
 import subprocess
 import sys
 import tempfile
@@ -26,13 +25,10 @@ from pathlib import Path
 import httpx
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))  # before benchmarks/ itself: engine is the package, not engine.py
 
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
+from benchmarks import servers as fleet  # noqa: E402
+from benchmarks.servers import free_port  # noqa: E402
 
 
 def rss_kib(pid: int) -> int:
@@ -53,16 +49,8 @@ def start_server(port: int, db: Path) -> subprocess.Popen[bytes]:
     process = subprocess.Popen(
         [sys.executable, "-m", "tests.support.serve", str(port)], cwd=ROOT, env=env
     )
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        try:
-            if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1).status_code == 200:
-                return process
-        except httpx.HTTPError:
-            pass
-        time.sleep(0.1)
-    process.kill()
-    raise RuntimeError("server did not start")
+    fleet.wait_ready(process, f"http://127.0.0.1:{port}", seconds=30)
+    return process
 
 
 async def one_match(

@@ -1,0 +1,88 @@
+"""Starting and stopping the servers a benchmark measures.
+
+A server is ``python -m …`` (``app.cli serve`` for the product's games, ``benchmarks.games.serve``
+with the benchmark's own game registered) on a free port, ready once ``/healthz`` answers.
+Several workers run one of two ways (``--route``):
+
+- ``spread``: one server, its workers uvicorn's processes sharing one port: the kernel hands
+  each socket to any of them, so a room's sockets land on several workers;
+- ``room``: one single-worker server per worker, each on its own port, and every socket of a
+  room sent to one of them, as the proxy's hash of ``/ws/rooms/{code}`` routes them
+  (``deploy/Caddyfile``). Only the first migrates the schema.
+"""
+
+from __future__ import annotations
+
+import signal
+import socket
+import subprocess
+import time
+from pathlib import Path
+
+import httpx
+
+ROOT = Path(__file__).resolve().parents[1]
+ROUTES = ("spread", "room")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def start(
+    command: list[str], env: dict[str, str], workers: int
+) -> tuple[subprocess.Popen[bytes], str]:
+    """``command`` (``python -m …`` without its port and workers) on a free port; its URL once
+    it answers."""
+    port = free_port()
+    full = [*command, "--port", str(port), "--workers", str(workers)]
+    # The server's banner stays off stdout: the report is the only thing printed there.
+    process = subprocess.Popen(full, cwd=ROOT, env=env, stdout=subprocess.DEVNULL)
+    url = f"http://127.0.0.1:{port}"
+    wait_ready(process, url)
+    if workers > 1:
+        time.sleep(1.5)  # every worker up, not just the first
+    return process, url
+
+
+def wait_ready(process: subprocess.Popen[bytes], url: str, seconds: float = 60) -> None:
+    """Until the server at ``url`` answers ``/healthz`` (killed, and the benchmark stopped, if
+    it exits or never does)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise SystemExit(f"server exited with {process.returncode}")
+        try:
+            if httpx.get(f"{url}/healthz", timeout=1).status_code == 200:
+                return
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.1)
+    process.kill()
+    raise SystemExit("server did not start")
+
+
+def start_fleet(
+    command: list[str], env: dict[str, str], workers: int, route: str
+) -> tuple[list[subprocess.Popen[bytes]], list[str]]:
+    """The servers of ``workers`` workers routed by ``route``: their processes and URLs (one URL
+    for ``spread``, one per worker for ``room``)."""
+    if route == "spread" or workers == 1:
+        process, url = start(command, env, workers)
+        return [process], [url]
+    started = [start(command, env, 1)]
+    later = {**env, "COVEN_MIGRATE_ON_START": "0"}
+    started += [start(command, later, 1) for _ in range(workers - 1)]
+    return [p for p, _ in started], [u for _, u in started]
+
+
+def stop(process: subprocess.Popen[bytes]) -> None:
+    process.send_signal(signal.SIGINT)
+    try:
+        process.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
