@@ -19,7 +19,7 @@ import subprocess
 import time
 from pathlib import Path
 
-import httpx
+from tests.support.server import wait_healthy
 
 ROOT = Path(__file__).resolve().parents[1]
 ROUTES = ("spread", "room")
@@ -51,18 +51,11 @@ def start(
 def wait_ready(process: subprocess.Popen[bytes], url: str, seconds: float = 60) -> None:
     """Until the server at ``url`` answers ``/healthz`` (killed, and the benchmark stopped, if
     it exits or never does)."""
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise SystemExit(f"server exited with {process.returncode}")
-        try:
-            if httpx.get(f"{url}/healthz", timeout=1).status_code == 200:
-                return
-        except httpx.HTTPError:
-            pass
-        time.sleep(0.1)
-    process.kill()
-    raise SystemExit("server did not start")
+    try:
+        wait_healthy(url, process, seconds)
+    except RuntimeError as exc:
+        process.kill()
+        raise SystemExit(str(exc)) from None
 
 
 def start_fleet(

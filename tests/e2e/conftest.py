@@ -12,13 +12,13 @@ import signal
 import socket
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
+
+from tests.support.server import wait_healthy
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
@@ -82,19 +82,8 @@ def coven_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         stderr=subprocess.STDOUT,
     )
     url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 40
     try:
-        while True:
-            if process.poll() is not None:
-                raise RuntimeError(f"coven serve exited with {process.returncode}")
-            try:
-                if httpx.get(f"{url}/healthz", timeout=1).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            if time.monotonic() > deadline:
-                raise RuntimeError("coven serve did not become healthy")
-            time.sleep(0.1)
+        wait_healthy(url, process, seconds=40)
         yield url
     finally:
         if process.poll() is None:
