@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.bot_tables import Table, bot_table, play_moves, say
+from tests.e2e.api_rooms import FriendsTable
 from tests.e2e.players import Player, new_player, shot, wait_until
 
 pytestmark = pytest.mark.e2e
@@ -29,9 +29,9 @@ IN_VIEW_JS = """(selector) => {
 }"""
 
 
-def host_page(browser: Any, table: Table) -> Player:
+def host_page(browser: Any, table: FriendsTable) -> Player:
     player = new_player(browser, "Morgana", locale="en-US", viewport=DESKTOP)
-    player.page.goto(table.page_url(table.host_token, 0))
+    player.page.goto(table.seat_url(table.host_token, 0))
     player.page.wait_for_selector("#table [data-testid=my-board]")
     return player
 
@@ -47,14 +47,14 @@ def send(player: Player, text: str) -> None:
 
 
 @pytest.fixture(scope="module")
-def table(coven_server: str) -> Table:
-    return bot_table(coven_server, "whirling-witchcraft")
+def table(coven_server: str) -> FriendsTable:
+    return FriendsTable(coven_server, "whirling-witchcraft")
 
 
-def test_chat_input_stays_in_view(browser: Any, table: Table, artifacts: Path) -> None:
+def test_chat_input_stays_in_view(browser: Any, table: FriendsTable, artifacts: Path) -> None:
     player = host_page(browser, table)
     page = player.page
-    play_moves(table, 8, random.Random(3))  # the log fills with the bots' moves
+    table.play_both(8, random.Random(3))  # the log fills with the bots' moves
     # Sixty chat lines, as the server would push them.
     page.evaluate(
         """() => {
@@ -89,7 +89,9 @@ def test_chat_input_stays_in_view(browser: Any, table: Table, artifacts: Path) -
     page.context.close()
 
 
-def test_refused_line_stays_in_the_input(browser: Any, table: Table, artifacts: Path) -> None:
+def test_refused_line_stays_in_the_input(
+    browser: Any, table: FriendsTable, artifacts: Path
+) -> None:
     player = host_page(browser, table)
     page = player.page
     # The server takes 5 lines per socket in 10 s; each one empties the input once echoed.
@@ -114,7 +116,7 @@ def test_refused_line_stays_in_the_input(browser: Any, table: Table, artifacts: 
     page.context.close()
 
 
-def test_the_same_error_makes_one_toast(browser: Any, table: Table, artifacts: Path) -> None:
+def test_the_same_error_makes_one_toast(browser: Any, table: FriendsTable, artifacts: Path) -> None:
     player = host_page(browser, table)
     page = player.page
     for _ in range(5):
@@ -141,7 +143,9 @@ def test_the_same_error_makes_one_toast(browser: Any, table: Table, artifacts: P
     page.context.close()
 
 
-def test_only_this_servers_rooms_are_links(browser: Any, table: Table, coven_server: str) -> None:
+def test_only_this_servers_rooms_are_links(
+    browser: Any, table: FriendsTable, coven_server: str
+) -> None:
     player = host_page(browser, table)
     page = player.page
     here = f"{coven_server}/r/{table.code}"
@@ -149,7 +153,7 @@ def test_only_this_servers_rooms_are_links(browser: Any, table: Table, coven_ser
         f"come to {here}, or /r/{table.code}. Not https://evil.example/r/{table.code} nor "
         f"{coven_server}/api/rooms nor {here}?x=1 nor javascript:alert(1) <b>bold</b> /r/../x"
     )
-    say(table, table.friend_token, text)
+    table.say(table.friend_token, text)
     line = page.locator("[data-testid=chat] li", has_text="come to")
     line.wait_for()
     links = line.locator("a")

@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.hosted_room import HostedRoom
+from tests.e2e.api_rooms import HostedRoom
 from tests.e2e.page_words import page_words
 from tests.e2e.players import FINITE_ANIMATIONS_DONE, Player, new_player, shot, wait_until
 from tests.support.i18n_catalog import catalog, english_left

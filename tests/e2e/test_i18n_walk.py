@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.hosted_room import HostedRoom
+from tests.e2e.api_rooms import HostedRoom
 from tests.e2e.page_words import page_words
 from tests.e2e.players import new_player, shot, wait_until
 from tests.support.error_codes import all_codes

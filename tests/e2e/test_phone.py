@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.bot_tables import MAX_PLAYERS, bot_table, play_moves, say
+from tests.e2e.api_rooms import MAX_PLAYERS, FriendsTable
 from tests.e2e.players import FINITE_ANIMATIONS_DONE, Player, new_player, shot, wait_until
 
 pytestmark = pytest.mark.e2e
@@ -56,10 +56,10 @@ def assert_opponents_collapsed(player: Player, game: str) -> None:
 
 @pytest.mark.parametrize("game", sorted(MAX_PLAYERS))
 def test_phone_table(browser: Any, coven_server: str, artifacts: Path, game: str) -> None:
-    table = bot_table(coven_server, game)
+    table = FriendsTable(coven_server, game)
     player = phone(browser)
     page = player.page
-    page.goto(table.page_url(table.host_token, 0))
+    page.goto(table.seat_url(table.host_token, 0))
     page.wait_for_selector("#table [data-testid=my-board]")
     boards = "document.querySelectorAll('#table [data-testid^=board-]').length"
     wait_until(page, f"{boards} === {len(opponents(game))}")
@@ -74,7 +74,7 @@ def test_phone_table(browser: Any, coven_server: str, artifacts: Path, game: str
     shot(player, artifacts, f"phone-{game}")
     rng = random.Random(game)
     for _ in range(3):
-        play_moves(table, 6, rng)
+        table.play_both(6, rng)
         page.wait_for_timeout(300)
         heights.append(page_height(player))
     assert max(heights) < MAX_HEIGHT, f"{game}: page heights {heights} (limit {MAX_HEIGHT})"
@@ -95,7 +95,7 @@ def test_phone_table(browser: Any, coven_server: str, artifacts: Path, game: str
         f"(document.querySelector('[data-testid=board-{first}]')?.getBoundingClientRect().height"
         " || 0) > 120",
     )
-    play_moves(table, 2, rng)
+    table.play_both(2, rng)
     page.wait_for_timeout(300)
     assert page.locator(f"[data-testid=board-{first}]").get_attribute("data-open") == "1"
     page.evaluate(f"document.querySelector('[data-testid=board-{first}]').scrollIntoView()")
@@ -116,7 +116,7 @@ def test_phone_table(browser: Any, coven_server: str, artifacts: Path, game: str
     # A friend's chat line while the drawer is closed: counted on the button, cleared on opening.
     badge = page.locator("[data-testid=unread]")
     assert badge.is_hidden()
-    say(table, table.friend_token, f"Blessed be, {game}!")
+    table.say(table.friend_token, f"Blessed be, {game}!")
     wait_until(page, "document.querySelector('[data-testid=unread]').textContent === '1'")
     assert badge.is_visible()
     shot(player, artifacts, f"phone-{game}-unread", full_page=False)
