@@ -191,3 +191,45 @@ async def test_two_workers_racing_on_one_table_never_answer_busy(
     for players in rooms:
         for client in players:
             await client.close()
+
+
+async def test_routed_by_room_a_move_reaches_one_worker(
+    two_workers: tuple[ProcessServer, ProcessServer], redis_url: str
+) -> None:
+    """Every socket of a room on one worker (as deploy/Caddyfile routes /ws/rooms/{code}): a
+    worker subscribes to the rooms its sockets watch and no others, so a move is heard by one
+    worker however many run — what a move costs does not grow with N. A socket of the same
+    room on the other worker makes it listen too, and both keep playing."""
+    a, b = two_workers
+    rooms: dict[str, tuple[list[Client], Client]] = {}
+    for server, names in ((a, ["Agnes", "Brigid"]), (b, ["Circe", "Dorcas"])):
+        code, seated = await open_room(server.url, "test-guess", names)
+        players = [Client(server.url, s.token, n) for n, s in enumerate(seated)]
+        spectator = Client(server.url)
+        for client in [*players, spectator]:
+            await client.connect(code)
+        rooms[code] = (players, spectator)
+    listeners = redis.Redis.from_url(redis_url, decode_responses=True)
+
+    async def subscribers() -> dict[str, int]:
+        counts = await listeners.pubsub_numsub(*(f"room:{code}" for code in rooms))
+        return {channel: int(n) for channel, n in counts}
+
+    try:
+        assert await subscribers() == {f"room:{code}": 1 for code in rooms}
+        for code, (players, spectator) in rooms.items():
+            assert (await players[0].http.post(f"/api/rooms/{code}/start")).status_code == 200
+            final = await play_to_end(players, spectator, random.Random(5))
+            assert final["result"] is not None
+        assert await subscribers() == {f"room:{code}": 1 for code in rooms}
+        # A spectator of A's room on B: B listens to that room now, and sees its state.
+        code = next(iter(rooms))
+        visitor = await Client(b.url).connect(code)
+        await visitor.at_version(rooms[code][1].state["version"])  # type: ignore[index]
+        assert (await subscribers())[f"room:{code}"] == 2
+        await visitor.close()
+    finally:
+        await listeners.aclose()
+        for players, spectator in rooms.values():
+            for client in [*players, spectator]:
+                await client.close()
