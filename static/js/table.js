@@ -247,7 +247,8 @@ export function chooser({ title, help = null, options, onCancel = null, cancelLa
   const groups = [];
   for (const option of options) {
     const last = groups[groups.length - 1];
-    if (last && option.group !== undefined && last.group === option.group) last.options.push(option);
+    // (options of no group run together in one list: one scrolling list, not a box each)
+    if (last && last.group === option.group) last.options.push(option);
     else groups.push({ group: option.group, head: option.groupHead, options: [option] });
   }
   const button = (o) =>

@@ -118,8 +118,15 @@ OVERFLOW_JS = """
     if (timing && timing.endTime !== Infinity) animation.finish();
   }
   const width = document.documentElement.clientWidth;
+  // (what a row that scrolls sideways holds past the edge is reached by scrolling that row)
+  const inScroller = (e) => {
+    for (let up = e.parentElement; up && up !== document.body; up = up.parentElement) {
+      if (['auto', 'scroll'].includes(getComputedStyle(up).overflowX)) return true;
+    }
+    return false;
+  };
   return [...document.querySelectorAll('body *')]
-    .filter((e) => e.getBoundingClientRect().right > width + 1)
+    .filter((e) => e.getBoundingClientRect().right > width + 1 && !inScroller(e))
     .slice(0, 5)
     .map((e) => `${e.tagName}.${e.className} ${Math.round(e.getBoundingClientRect().right)}`);
 }
@@ -306,6 +313,7 @@ def test_whole_brew_match_by_clicking(browser: Any, coven_server: str, artifacts
 
     deadline = time.monotonic() + MATCH_SECONDS
     over: set[str] = set()
+    phone_heights: list[int] = []  # the phone's page whenever she is to move
     while len(over) < len(players):
         assert time.monotonic() < deadline, "the match did not end in time"
         moved = False
@@ -316,9 +324,13 @@ def test_whole_brew_match_by_clicking(browser: Any, coven_server: str, artifacts
             info = step(player, rng)
             if info["state"] == "over":
                 over.add(player.name)
+            if player is phone and info["state"] == "move":
+                phone_heights.append(phone.page.evaluate("document.documentElement.scrollHeight"))
             moved = moved or info["state"] == "move"
         if not moved:
             host.page.wait_for_timeout(20)
+    # The phone's page stays under 2.5 screens through the whole match.
+    assert phone_heights and max(phone_heights) < 2.5 * 812, phone_heights
 
     for player in everyone:
         player.page.wait_for_selector("[data-testid=game-over]")

@@ -189,7 +189,7 @@ export async function createRenderer(ctx) {
       h("div", { class: "zone-label" }, t("wb.spell_book")),
       h("div", { class: "spell-name" }, icon("book"), " ", spellName(top)),
       h("p", { class: "small" }, t(`wb.spell_text.${top}`)),
-      h("p", { class: "small muted" }, t("wb.spell_help")),
+      h("p", { class: "small muted spell-help" }, t("wb.spell_help")),
     );
   }
 
