@@ -14,22 +14,14 @@ Several workers run one of two ways (``--route``):
 from __future__ import annotations
 
 import signal
-import socket
 import subprocess
 import time
 from pathlib import Path
 
-from tests.support.server import wait_healthy
+from tests.support.server import free_port, wait_healthy
 
 ROOT = Path(__file__).resolve().parents[1]
 ROUTES = ("spread", "room")
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
 
 
 def start(

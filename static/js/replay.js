@@ -97,11 +97,11 @@ async function draw() {
     // round's cauldron passes, who took what), so a new one is shown the steps before this one
     // first, as if it had been stepped here: the panels it builds from earlier moves are full,
     // and what it marks as new is what this step changed.
-    const warm = [];
-    for (let s = Math.max(0, step - WARM_STEPS); s < step; s += 1) warm.push([s, await viewsAt(s)]);
+    const from = Math.max(0, step - WARM_STEPS);
+    const warm = await Promise.all(Array.from({ length: step - from }, (_, k) => viewsAt(from + k)));
     if (step !== page.step || seat !== page.seat) return;
     await freshRenderer();
-    for (const [s, before] of warm) page.renderer.render({ ...message(s, before), quiet: true });
+    warm.forEach((before, k) => page.renderer.render({ ...message(from + k, before), quiet: true }));
   }
   page.renderer.render(message(step, views));
   page.shown = step;

@@ -50,6 +50,36 @@ FINITE_ANIMATIONS_DONE = """() => Promise.race([
 ])"""
 
 
+STICKING_OUT_JS = """
+(ignored) => {
+  for (const animation of document.getAnimations()) {
+    const timing = animation.effect && animation.effect.getComputedTiming();
+    if (timing && timing.endTime !== Infinity) animation.finish();
+  }
+  const width = document.documentElement.clientWidth;
+  // (what a row that scrolls sideways holds past the edge is reached by scrolling that row)
+  const inScroller = (e) => {
+    for (let up = e.parentElement; up && up !== document.body; up = up.parentElement) {
+      if (['auto', 'scroll'].includes(getComputedStyle(up).overflowX)) return true;
+    }
+    return false;
+  };
+  return [...document.querySelectorAll('body *')]
+    .filter((e) => e.getBoundingClientRect().right > width + 1)
+    .filter((e) => !(ignored && e.closest(ignored)) && !inScroller(e))
+    .slice(0, 5)
+    .map((e) => `${e.tagName}.${e.className} ${Math.round(e.getBoundingClientRect().right)}`);
+}
+"""
+
+
+def assert_fits_the_screen(player: Player, ignored: str | None = None) -> None:
+    """Nothing sticks out sideways (a phone-sized screen): finite animations finished first,
+    running ones (a thinking pulse) left; ``ignored``: a selector of what may fly past the edge
+    (a passing cauldron)."""
+    assert player.page.evaluate(STICKING_OUT_JS, ignored) == []
+
+
 def shot(player: Player, artifacts: Path, name: str, *, full_page: bool = True) -> None:
     player.page.evaluate("window.scrollTo(0, 0)")
     # Let running transitions (the reveal, the cauldron flight, the end fade-in) finish, so the

@@ -17,7 +17,15 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.e2e.players import Player, click_pick, close_detail, new_player, pinned_detail, shot
+from tests.e2e.players import (
+    Player,
+    assert_fits_the_screen,
+    click_pick,
+    close_detail,
+    new_player,
+    pinned_detail,
+    shot,
+)
 
 pytestmark = pytest.mark.e2e
 
@@ -109,33 +117,6 @@ def step(player: Player, rng: random.Random) -> dict[str, Any]:
     if not click_pick(player):  # the table was redrawn (another seat moved): look again
         return {"state": "wait"}
     return info
-
-
-OVERFLOW_JS = """
-() => {
-  for (const animation of document.getAnimations()) {
-    const timing = animation.effect && animation.effect.getComputedTiming();
-    if (timing && timing.endTime !== Infinity) animation.finish();
-  }
-  const width = document.documentElement.clientWidth;
-  // (what a row that scrolls sideways holds past the edge is reached by scrolling that row)
-  const inScroller = (e) => {
-    for (let up = e.parentElement; up && up !== document.body; up = up.parentElement) {
-      if (['auto', 'scroll'].includes(getComputedStyle(up).overflowX)) return true;
-    }
-    return false;
-  };
-  return [...document.querySelectorAll('body *')]
-    .filter((e) => e.getBoundingClientRect().right > width + 1 && !inScroller(e))
-    .slice(0, 5)
-    .map((e) => `${e.tagName}.${e.className} ${Math.round(e.getBoundingClientRect().right)}`);
-}
-"""
-
-
-def assert_fits_the_screen(player: Player) -> None:
-    """Nothing sticks out sideways on a phone-sized screen (the thinking pulse keeps running)."""
-    assert player.page.evaluate(OVERFLOW_JS) == []
 
 
 SPECTATOR_STATE_JS = """

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.players import Player, click_pick, new_player, shot
+from tests.e2e.players import Player, assert_fits_the_screen, click_pick, new_player, shot
 
 pytestmark = pytest.mark.e2e
 
@@ -97,16 +97,6 @@ def step(player: Player, rng: random.Random) -> dict[str, Any]:
     return info
 
 
-OVERFLOW_JS = """
-() => {
-  const width = document.documentElement.clientWidth;
-  return [...document.querySelectorAll('body *')]
-    .filter((e) => e.getBoundingClientRect().right > width + 1)
-    .slice(0, 5)
-    .map((e) => `${e.tagName}.${e.className} ${Math.round(e.getBoundingClientRect().right)}`);
-}
-"""
-
 SPECTATOR_STATE_JS = """
 () => {
   const state = window.coven.page.state;
@@ -178,10 +168,6 @@ def until(read: Any, wanted: str, seconds: float = 10) -> str:
             return text
         assert time.monotonic() < deadline, f"{wanted!r} never appeared (last: {text!r})"
         time.sleep(0.05)
-
-
-def assert_fits_the_screen(player: Player) -> None:
-    assert player.page.evaluate(OVERFLOW_JS) == []
 
 
 def assert_sees_no_hand(spectator: Player) -> None:

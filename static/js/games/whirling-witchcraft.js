@@ -294,7 +294,7 @@ export async function createRenderer(ctx) {
       if (canUse) card.append(useButton(entry.card, `use-${entry.card}`, "btn small use", t("ww.use")));
       return card;
     });
-    return h("div", { class: "tableau", "aria-label": t("ww.tableau") }, items.length ? items : h("span", { class: "muted small" }, t("ww.no_recipes")));
+    return h("div", { class: "tableau phone-row", "aria-label": t("ww.tableau") }, items.length ? items : h("span", { class: "muted small" }, t("ww.no_recipes")));
   }
 
   function board(player, view, { mine, usable, fresh }) {
@@ -369,7 +369,7 @@ export async function createRenderer(ctx) {
         card,
       );
     });
-    return h("section", { class: "hand", "data-testid": "hand", "aria-label": t("ww.hand") }, h("h3", {}, t("ww.your_hand")), h("div", { class: "hand-cards" }, cards.length ? cards : h("span", { class: "muted" }, t("ww.empty_hand"))));
+    return h("section", { class: "hand", "data-testid": "hand", "aria-label": t("ww.hand") }, h("h3", {}, t("ww.your_hand")), h("div", { class: "hand-cards phone-row" }, cards.length ? cards : h("span", { class: "muted" }, t("ww.empty_hand"))));
   }
 
   function studyPanel(legal, me) {

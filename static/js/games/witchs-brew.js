@@ -343,7 +343,7 @@ export async function createRenderer(ctx) {
       ),
       h(
         "div",
-        { class: "potions", "aria-label": t("wb.potions") },
+        { class: "potions phone-row", "aria-label": t("wb.potions") },
         p.potions.length ? p.potions.map((c) => potionCard(c, { extra: "mini" })) : h("span", { class: "muted small" }, t("wb.no_potions")),
       ),
     ];
@@ -370,7 +370,7 @@ export async function createRenderer(ctx) {
       "section",
       { class: "hand", "data-testid": "hand", "aria-label": t("wb.your_hand") },
       h("h3", {}, t("wb.your_hand")),
-      h("div", { class: "hand-cards" }, cards.length ? cards : h("span", { class: "muted" }, t("wb.empty_hand"))),
+      h("div", { class: "hand-cards phone-row" }, cards.length ? cards : h("span", { class: "muted" }, t("wb.empty_hand"))),
     );
   }
 
