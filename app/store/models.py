@@ -10,6 +10,7 @@ from sqlalchemy import (
     Boolean,
     Float,
     ForeignKey,
+    Index,
     Integer,
     String,
     Text,
@@ -55,6 +56,13 @@ class SeatRow(Base):
     # The bot level that plays for an away seat (the host's choice when handing it over);
     # NULL: "random" (the turn clock's stand-in).
     away_level: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    # The profile that holds this seat (NULL: a guest or a bot). Set when a profile holder
+    # takes the seat, or when a guest keeps a profile and claims the seats of this browser.
+    profile_id: Mapped[int | None] = mapped_column(
+        ForeignKey("profiles.id", ondelete="SET NULL"), nullable=True, index=True
+    )
+    # True once the profile that held this seat was deleted: shown as "a former player".
+    former: Mapped[bool] = mapped_column(Boolean, default=False)
 
 
 class MatchRow(Base):
@@ -113,3 +121,138 @@ class ChatRow(Base):
     name: Mapped[str] = mapped_column(String(80))
     text: Mapped[str] = mapped_column(Text)
     created_at: Mapped[float] = mapped_column(Float)
+
+
+# --- Profiles, history and ratings (issue 19). A guest plays without any of these rows. ---
+
+
+class ProfileRow(Base):
+    """A player who chose to be remembered. No e-mail, no password: a browser holds it by a
+    secret (``profile_keys``), a passkey or a one-time device link brings it to another."""
+
+    __tablename__ = "profiles"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    # What URLs and other players see (128 random bits): never the row id, never guessable.
+    public_id: Mapped[str] = mapped_column(String(32), unique=True)
+    name: Mapped[str] = mapped_column(String(80))
+    # False: a private profile, listed nowhere (leaderboards, circles' tables, search).
+    listed: Mapped[bool] = mapped_column(Boolean, default=True)
+    created_at: Mapped[float] = mapped_column(Float)
+
+
+class ProfileKeyRow(Base):
+    """One browser's hold on a profile: the sha256 of the secret in its HttpOnly cookie."""
+
+    __tablename__ = "profile_keys"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    profile_id: Mapped[int] = mapped_column(
+        ForeignKey("profiles.id", ondelete="CASCADE"), index=True
+    )
+    secret_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    # How it was obtained: "created", "device_link", "passkey".
+    via: Mapped[str] = mapped_column(String(16))
+    created_at: Mapped[float] = mapped_column(Float)
+    last_used_at: Mapped[float] = mapped_column(Float)
+
+
+class PasskeyRow(Base):
+    """A WebAuthn credential registered to a profile."""
+
+    __tablename__ = "passkeys"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    profile_id: Mapped[int] = mapped_column(
+        ForeignKey("profiles.id", ondelete="CASCADE"), index=True
+    )
+    # base64url of the credential id and of its COSE public key.
+    credential_id: Mapped[str] = mapped_column(String(1400), unique=True)
+    public_key: Mapped[str] = mapped_column(Text)
+    sign_count: Mapped[int] = mapped_column(BigInteger, default=0)
+    created_at: Mapped[float] = mapped_column(Float)
+    last_used_at: Mapped[float | None] = mapped_column(Float, nullable=True)
+
+
+class AuthChallengeRow(Base):
+    """A WebAuthn challenge or a one-time device link, kept in the database so that any
+    worker can check it; used once, then deleted, and worthless after ``expires_at``."""
+
+    __tablename__ = "auth_challenges"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    # sha256 hex of the challenge (or of the device link's code).
+    digest: Mapped[str] = mapped_column(String(64), unique=True)
+    # "passkey_register" | "passkey_login" | "device_link"
+    purpose: Mapped[str] = mapped_column(String(24))
+    profile_id: Mapped[int | None] = mapped_column(
+        ForeignKey("profiles.id", ondelete="CASCADE"), nullable=True, index=True
+    )
+    expires_at: Mapped[float] = mapped_column(Float, index=True)
+
+
+class MatchResultRow(Base):
+    """A finished match as history keeps it: written once, after the match ended, by the
+    results reaction (never by the move path)."""
+
+    __tablename__ = "match_results"
+
+    match_id: Mapped[int] = mapped_column(
+        ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True
+    )
+    room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id", ondelete="CASCADE"), index=True)
+    game_id: Mapped[str] = mapped_column(String(64), index=True)
+    players: Mapped[int] = mapped_column(Integer)
+    finished_at: Mapped[float] = mapped_column(Float, index=True)
+    # Whether it moved ratings (at least two distinct profiles when it ended).
+    rated: Mapped[bool] = mapped_column(Boolean, default=False)
+
+
+class MatchPlayerRow(Base):
+    """One seat of a finished match: who sat there, where they placed, their game's figures."""
+
+    __tablename__ = "match_players"
+    __table_args__ = (
+        UniqueConstraint("match_id", "seat"),
+        Index("ix_match_players_profile_finished", "profile_id", "finished_at"),
+        Index("ix_match_players_profile_game", "profile_id", "game_id", "finished_at"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    match_id: Mapped[int] = mapped_column(
+        ForeignKey("match_results.match_id", ondelete="CASCADE")
+    )
+    seat: Mapped[int] = mapped_column(Integer)
+    # NULL: a guest, a bot, or a deleted profile (``former``).
+    profile_id: Mapped[int | None] = mapped_column(
+        ForeignKey("profiles.id", ondelete="SET NULL"), nullable=True
+    )
+    name: Mapped[str] = mapped_column(String(80))
+    bot_level: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    # True once the profile that sat here was deleted: shown as "a former player".
+    former: Mapped[bool] = mapped_column(Boolean, default=False)
+    place: Mapped[int] = mapped_column(Integer)
+    score: Mapped[float | None] = mapped_column(Float, nullable=True)
+    # The game's own figures for this seat (``Game.statistics``), e.g. {"potions_brewed": 4}.
+    stats: Mapped[dict[str, Any]] = mapped_column(JSON)
+    # Copied from the match so a profile's history is one index range.
+    game_id: Mapped[str] = mapped_column(String(64))
+    finished_at: Mapped[float] = mapped_column(Float)
+
+
+class RatingRow(Base):
+    """A profile's OpenSkill (Plackett–Luce) rating in one game."""
+
+    __tablename__ = "ratings"
+    __table_args__ = (Index("ix_ratings_game_ordinal", "game_id", "ordinal"),)
+
+    profile_id: Mapped[int] = mapped_column(
+        ForeignKey("profiles.id", ondelete="CASCADE"), primary_key=True
+    )
+    game_id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    # mu - 3 sigma, kept so the leaderboard is one index range.
+    ordinal: Mapped[float] = mapped_column(Float)
+    matches: Mapped[int] = mapped_column(Integer, default=0)
+    updated_at: Mapped[float] = mapped_column(Float)
