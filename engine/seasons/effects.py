@@ -23,6 +23,11 @@ Where the engine calls each hook (see ``README.md``, "Adding a card effect"):
 
 A hook that needs a seat's decision pushes a question (``tasks.ask``); the seat then owes it
 through ``to_move`` and the flow resumes when it is answered.
+
+This module knows no card: the card modules (``effects_apprentice``, ``effects_master``) import
+it and write into :data:`EFFECTS`; the rest of the engine only reads it through
+:func:`effect_of`. ``rules.py``, the one module that needs every card, imports the card modules
+from above, so nothing here has to import them back.
 """
 
 from __future__ import annotations
@@ -134,16 +139,3 @@ def effect(num: int) -> Any:
 
 def effect_of(card: int) -> Effect:
     return EFFECTS.get(card, NO_EFFECT)
-
-
-def load_all() -> None:
-    """Import every effect module, so that each registers its cards."""
-    import importlib
-
-    from engine.seasons import effects_apprentice  # noqa: F401
-
-    try:
-        importlib.import_module("engine.seasons.effects_master")
-    except ModuleNotFoundError as exc:  # cards 31–50 not written yet: listed in the README
-        if exc.name != "engine.seasons.effects_master":
-            raise

@@ -7,9 +7,16 @@ Each answer is an ordinary action whose exact form ``options`` lists, e.g.
 from __future__ import annotations
 
 from engine.protocol import Action, Event, private
-from engine.seasons.cards import ENERGIES, ENERGY_INDEX
+from engine.seasons.cards import CARD, ENERGIES, ENERGY_INDEX
 from engine.seasons.state import State
-from engine.seasons.table import discard, reserve_limit, reserve_size, to_hand
+from engine.seasons.table import (
+    discard,
+    leave_play,
+    reserve_limit,
+    reserve_size,
+    sacrifice,
+    to_hand,
+)
 from engine.seasons.tasks import Question, Task, push, task
 
 
@@ -108,8 +115,6 @@ class KeepOne(Question):
 
 
 def _entries(state: State, t: Task) -> list[int]:
-    from engine.seasons.cards import CARD
-
     only = t.get("only")  # "familiar" | "magic_item" | None
     return [e.id for e in state.seats[t["seat"]].in_play
             if only is None or CARD[e.card].kind == only]
@@ -126,8 +131,6 @@ class SacrificeCard(Question):
         return [{"type": "sacrifice", "slot": i} for i in _entries(state, t)]
 
     def answer(self, state: State, t: Task, action: Action, events: list[Event]) -> None:
-        from engine.seasons.table import sacrifice
-
         sacrifice(state, t["seat"], action["slot"], events, t.get("why", ""))
 
 
@@ -142,8 +145,6 @@ class ReturnCard(Question):
         return [{"type": "return_card", "slot": i} for i in _entries(state, t)]
 
     def answer(self, state: State, t: Task, action: Action, events: list[Event]) -> None:
-        from engine.seasons.table import leave_play
-
         seat = t["seat"]
         entry = leave_play(state, seat, action["slot"])
         events.append({"type": "card_returned", "seat": seat, "id": entry.id, "card": entry.card,

@@ -19,7 +19,7 @@ from collections.abc import Callable
 
 from engine.protocol import Action, Event, IllegalAction, Step, private
 from engine.rng import Rng
-from engine.seasons import bonus, readings, scoring
+from engine.seasons import bonus, effects_apprentice, effects_master, questions, readings, scoring
 from engine.seasons.cards import (
     APPRENTICE_CARDS,
     COPIES,
@@ -29,7 +29,7 @@ from engine.seasons.cards import (
 )
 from engine.seasons.dice import DICE_PER_SEASON, FACES, SEASONS, Face, face_dict
 from engine.seasons.dice import face as die_face
-from engine.seasons.effects import Effect, effect_of, load_all
+from engine.seasons.effects import Effect, effect_of
 from engine.seasons.marker import move_marker
 from engine.seasons.options import SeasonsOptions
 from engine.seasons.state import Player, State, Turn
@@ -69,8 +69,11 @@ from engine.seasons.tasks import (
     top_question,
 )
 
-load_all()
-from engine.seasons import questions  # noqa: E402,F401  (registers the shared questions)
+# The modules that fill the registries, imported once from above: every card's Effect
+# (``effects.EFFECTS``) and the questions many cards share (``tasks.TASKS``). The framework reads
+# the registries and never imports these back.
+REGISTERING_MODULES = (effects_apprentice, effects_master, questions)
+
 
 # --- setup -------------------------------------------------------------------------------------
 

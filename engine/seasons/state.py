@@ -52,6 +52,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.seasons.cards import ENERGIES
+from engine.seasons.dice import SEASONS
+from engine.seasons.options import SeasonsOptions
 
 
 def energy_dict(vec: list[int] | tuple[int, ...]) -> dict[str, int]:
@@ -284,8 +286,6 @@ class State:
 
     @classmethod
     def load(cls, d: dict[str, Any]) -> State:
-        from engine.seasons.options import SeasonsOptions
-
         return cls(
             int(d["players"]),
             SeasonsOptions.model_validate(d.get("options", {})).model_dump(),
@@ -315,8 +315,6 @@ class State:
 
     @property
     def season(self) -> str:
-        from engine.seasons.dice import SEASONS
-
         return SEASONS[(self.month - 1) // 3]
 
     @property

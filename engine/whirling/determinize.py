@@ -31,6 +31,7 @@ from engine.whirling.cards import (
     PERSONALITY_BY_ID,
     RECIPES,
 )
+from engine.whirling.heuristic import project_production
 from engine.whirling.state import Production, State
 
 HIDDEN = "hidden"
@@ -66,8 +67,6 @@ def _triggers_of(state: State, seat: int) -> list[str]:
 def _play_out_production(state: State, seat: int) -> None:
     """Give a witch who is already ``done`` a plausible production: the heuristic's greedy one
     (every affordable recipe once; triggers used), which is what a fair player does."""
-    from engine.whirling.heuristic import project_production
-
     prod = state.witches[seat].brew
     assert prod is not None
     bench, cauldron = project_production(state, seat)

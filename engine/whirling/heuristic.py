@@ -21,6 +21,7 @@ from __future__ import annotations
 import math
 
 from engine.whirling.cards import CAPACITY, Face, Recipe
+from engine.whirling.rules import row
 from engine.whirling.state import State, Witch
 from engine.whirling.table import right_of
 
@@ -73,8 +74,6 @@ def evaluate_all(state: State) -> list[float]:
 
 def _row(state: State, witch: Witch) -> list[tuple[str, _Shape]]:
     """Her recipes this round: the personality's own, the tableau, and a face-down play."""
-    from engine.whirling.rules import row
-
     out = [(recipe.id, _shape(recipe, face)) for recipe, face in row(state, witch)]
     if witch.played is not None and witch.brew is None:
         recipe = state.recipes[witch.played.card]
