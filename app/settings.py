@@ -94,6 +94,9 @@ class Settings:
     # The address friends reach this server at behind a proxy, e.g. "https://coven.example":
     # every invite and rejoin link starts with it. None: the address the host's browser used.
     public_url: str | None = None
+    # Profiles' public pages and the leaderboards; False (COVEN_PUBLIC_PROFILES=0): each player
+    # still sees her own page and history, nobody else's.
+    public_profiles: bool = True
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -128,4 +131,5 @@ class Settings:
                 "COVEN_REFUSED_WINDOW_SECONDS", base.refused_window_seconds
             ),
             public_url=_public_url(os.environ.get("COVEN_PUBLIC_URL")),
+            public_profiles=os.environ.get("COVEN_PUBLIC_PROFILES", "1") != "0",
         )
