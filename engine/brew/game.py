@@ -2,30 +2,21 @@
 
 from __future__ import annotations
 
-import random
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from pydantic import BaseModel
 
-from engine.brew import determinize as _determinize
-from engine.brew import heuristic, rules, view
+from engine import adapter
+from engine.brew import determinize, heuristic, rules, view
 from engine.brew.cards import ROLES, SPELLS, STACKS
 from engine.brew.options import BrewOptions
 from engine.brew.readings import POTION_DATA_IS_PLACEHOLDER
 from engine.brew.state import State
-from engine.protocol import (
-    PRIVATE,
-    PUBLIC,
-    Action,
-    Result,
-    Step,
-    check_player_count,
-    parse_options,
-)
+from engine.protocol import PRIVATE, PUBLIC
 
 
-class WitchsBrew:
+class WitchsBrew(adapter.SearchableRulesGame):
     id: ClassVar[str] = "witchs-brew"
     title: ClassVar[str] = "Witch's Brew"
     min_players: ClassVar[int] = 3
@@ -48,46 +39,12 @@ class WitchsBrew:
         "action (\"I am the Witch!\") and risk losing it, or settle for its favor (\"So be "
         "it!\"). Brew the most valuable potions."
     )
-
-    def setup(self, players: int, seed: int, options: dict[str, Any] | None = None) -> State:
-        check_player_count(self, players)
-        opts = parse_options(self, options)
-        assert isinstance(opts, BrewOptions)
-        return rules.setup(players, seed, opts)
-
-    def to_move(self, state: State) -> frozenset[int]:
-        return rules.to_move(state)
-
-    def legal_actions(self, state: State, seat: int) -> list[Action]:
-        return rules.legal_actions(state, seat)
-
-    def apply(self, state: State, seat: int, action: Action) -> Step:
-        return rules.apply(state, seat, action)
-
-    def view(self, state: State, seat: int | None) -> dict[str, Any]:
-        return view.view(state, seat)
-
-    def result(self, state: State) -> Result | None:
-        return Result.from_dict(state.result)
-
-    def stage(self, state: State) -> str:
-        """Constant while the roles are chosen (a simultaneous step); a new id after every
-        sequential sub-action, so a re-sent one is refused as stale."""
-        if state.phase == "choose":
-            return f"{state.set}:choose"
-        return f"{state.set}:{state.phase}:{state.turn}"
-
-    def dump(self, state: State) -> dict[str, Any]:
-        return state.dump()
-
-    def load(self, data: dict[str, Any]) -> State:
-        return State.load(data)
-
-    def determinize(self, view: dict[str, Any], seat: int, rng: random.Random) -> State:
-        return _determinize.determinize(view, seat, rng)
-
-    def evaluate(self, state: State, seat: int) -> float:
-        return heuristic.evaluate(state, seat)
+    # where the protocol's calls go (engine/adapter.py)
+    rules = rules
+    views = view
+    state_class = State
+    determinizer = determinize
+    heuristic = heuristic
 
     def catalog(self) -> dict[str, Any]:
         """Static data for renderers: the roles, the spells and every potion card."""

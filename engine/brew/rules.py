@@ -132,6 +132,14 @@ def to_move(state: State) -> frozenset[int]:
     return frozenset()
 
 
+def stage(state: State) -> str:
+    """Constant while the roles are chosen (a simultaneous step); a new id after every
+    sequential sub-action, so a re-sent one is refused as stale."""
+    if state.phase == "choose":
+        return f"{state.set}:choose"
+    return f"{state.set}:{state.phase}:{state.turn}"
+
+
 def holds(state: State, seat: int) -> bool:
     return state.current is not None and state.current.role in state.witches[seat].hand
 

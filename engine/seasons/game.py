@@ -7,23 +7,16 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel
 
-from engine.protocol import (
-    PRIVATE,
-    PUBLIC,
-    Action,
-    Result,
-    Step,
-    check_player_count,
-    parse_options,
-)
-from engine.seasons import rules, view
+from engine import adapter
+from engine.protocol import PRIVATE, PUBLIC
+from engine.seasons import determinize, heuristic, rules, view
 from engine.seasons.cards import CARDS, ENERGIES
 from engine.seasons.dice import DICE, SEASONS
 from engine.seasons.options import SeasonsOptions
 from engine.seasons.state import State, energy_dict
 
 
-class Seasons:
+class Seasons(adapter.SearchableRulesGame):
     id: ClassVar[str] = "seasons"
     title: ClassVar[str] = "Seasons"
     min_players: ClassVar[int] = 2
@@ -55,46 +48,12 @@ class Seasons:
         "Three years of a sorcerers' tournament: take a season die each round, gather energy, "
         "summon power cards and turn energy into crystals. Most crystals and prestige wins."
     )
-
-    def setup(self, players: int, seed: int, options: dict[str, Any] | None = None) -> State:
-        check_player_count(self, players)
-        opts = parse_options(self, options)
-        assert isinstance(opts, SeasonsOptions)
-        return rules.setup(players, seed, opts)
-
-    def to_move(self, state: State) -> frozenset[int]:
-        return rules.to_move(state)
-
-    def legal_actions(self, state: State, seat: int) -> list[Action]:
-        return rules.legal_actions(state, seat)
-
-    def apply(self, state: State, seat: int, action: Action) -> Step:
-        return rules.apply(state, seat, action)
-
-    def view(self, state: State, seat: int | None) -> dict[str, Any]:
-        return view.view(state, seat)
-
-    def result(self, state: State) -> Result | None:
-        return Result.from_dict(state.result)
-
-    def stage(self, state: State) -> str:
-        return rules.stage(state)
-
-    def dump(self, state: State) -> dict[str, Any]:
-        return state.dump()
-
-    def load(self, data: dict[str, Any]) -> State:
-        return State.load(data)
-
-    def determinize(self, view_: dict[str, Any], seat: int, rng: Any) -> State:
-        from engine.seasons.determinize import determinize
-
-        return determinize(view_, seat, rng)
-
-    def evaluate(self, state: State, seat: int) -> float:
-        from engine.seasons.heuristic import evaluate
-
-        return evaluate(state, seat)
+    # where the protocol's calls go (engine/adapter.py)
+    rules = rules
+    views = view
+    state_class = State
+    determinizer = determinize
+    heuristic = heuristic
 
     def catalog(self) -> dict[str, Any]:
         """Static data for renderers: every card and every die face."""

@@ -2,21 +2,13 @@
 
 from __future__ import annotations
 
-import random
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from pydantic import BaseModel
 
-from engine.protocol import (
-    PRIVATE,
-    PUBLIC,
-    Action,
-    Result,
-    Step,
-    check_player_count,
-    parse_options,
-)
+from engine import adapter
+from engine.protocol import PRIVATE, PUBLIC
 from engine.whirling import determinize, heuristic, rules, view
 from engine.whirling.arcana import arcana_names
 from engine.whirling.cards import (
@@ -38,7 +30,7 @@ OPEN_PRODUCTION_STEPS = (
 )
 
 
-class WhirlingWitchcraft:
+class WhirlingWitchcraft(adapter.SearchableRulesGame):
     id: ClassVar[str] = "whirling-witchcraft"
     title: ClassVar[str] = "Whirling Witchcraft"
     min_players: ClassVar[int] = 2
@@ -64,45 +56,12 @@ class WhirlingWitchcraft:
         "Turn ingredients into more ingredients and pour them on the witch to your right: "
         "whatever she cannot fit on her workbench scores for you. First to 5 wins."
     )
-
-    def setup(self, players: int, seed: int, options: dict[str, Any] | None = None) -> State:
-        check_player_count(self, players)
-        opts = parse_options(self, options)
-        assert isinstance(opts, WhirlingOptions)
-        return rules.setup(players, seed, opts)
-
-    def to_move(self, state: State) -> frozenset[int]:
-        return rules.to_move(state)
-
-    def legal_actions(self, state: State, seat: int) -> list[Action]:
-        return rules.legal_actions(state, seat)
-
-    def apply(self, state: State, seat: int, action: Action) -> Step:
-        return rules.apply(state, seat, action)
-
-    def view(self, state: State, seat: int | None) -> dict[str, Any]:
-        return view.view(state, seat)
-
-    def result(self, state: State) -> Result | None:
-        return Result.from_dict(state.result)
-
-    def stage(self, state: State) -> str:
-        # Open production passes the turn from witch to witch inside one phase: a stale re-send
-        # from the previous brewer must land in another stage.
-        current = rules.brewer(state)
-        return f"{state.round}:{state.phase}" + ("" if current is None else f":{current}")
-
-    def dump(self, state: State) -> dict[str, Any]:
-        return state.dump()
-
-    def load(self, data: dict[str, Any]) -> State:
-        return State.load(data)
-
-    def determinize(self, seen: dict[str, Any], seat: int, rng: random.Random) -> State:
-        return determinize.determinize(seen, seat, rng)
-
-    def evaluate(self, state: State, seat: int) -> float:
-        return heuristic.evaluate(state, seat)
+    # where the protocol's calls go (engine/adapter.py)
+    rules = rules
+    views = view
+    state_class = State
+    determinizer = determinize
+    heuristic = heuristic
 
     def catalog(self) -> dict[str, Any]:
         """Static card data for renderers: every recipe, personality and ingredient."""

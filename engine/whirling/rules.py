@@ -246,6 +246,13 @@ def brewer(state: State) -> int | None:
     return None
 
 
+def stage(state: State) -> str:
+    # Open production passes the turn from witch to witch inside one phase: a stale re-send
+    # from the previous brewer must land in another stage.
+    current = brewer(state)
+    return f"{state.round}:{state.phase}" + ("" if current is None else f":{current}")
+
+
 def _brewing_event(state: State, seat: int, body: Event) -> Event:
     """A step of her production: private to her when production is blind; in open production
     everyone sees it, under its own public type (``brewed`` → ``brewed_openly``) with her seat."""
@@ -570,5 +577,6 @@ HANDLERS: dict[str, dict[str, Handler]] = {
 }
 
 __all__ = [
-    "apply", "brewer", "decision_order", "left_of", "legal_actions", "row", "setup", "to_move",
+    "apply", "brewer", "decision_order", "left_of", "legal_actions", "row", "setup", "stage",
+    "to_move",
 ]

@@ -1,0 +1,128 @@
+"""One shape for a game behind the engine protocol (``protocol.Game``).
+
+Every game keeps its rules in plain modules: ``rules`` (``setup``, ``to_move``,
+``legal_actions``, ``apply``, ``stage``), ``view`` (``view``), a ``State`` class that dumps
+itself and loads from its dump, and, for the search bots, ``determinize`` and ``heuristic``.
+:class:`RulesGame` is the protocol delegated to those modules, named as class attributes, so a
+game's ``game.py`` holds only what is its own: id, title, seats, options, event types,
+description and its catalog.
+
+The modules are typed by the small protocols below: mypy checks that each game's modules offer
+what the adapter calls (a module can implement a protocol).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any, ClassVar, Protocol
+
+from pydantic import BaseModel
+
+from engine.protocol import Action, Result, Step, check_player_count, parse_options
+
+
+class Rules(Protocol):
+    """A game's ``rules`` module."""
+
+    def setup(self, players: int, seed: int, options: Any, /) -> Any: ...
+
+    def to_move(self, state: Any, /) -> frozenset[int]: ...
+
+    def legal_actions(self, state: Any, seat: int, /) -> list[Action]: ...
+
+    def apply(self, state: Any, seat: int, action: Action, /) -> Step: ...
+
+    def stage(self, state: Any, /) -> str: ...
+
+
+class Views(Protocol):
+    """A game's ``view`` module."""
+
+    def view(self, state: Any, viewer: int | None, /) -> dict[str, Any]: ...
+
+
+class SavedState(Protocol):
+    """A game's state: its JSON form, and the result once the match is over."""
+
+    @property
+    def result(self) -> dict[str, Any] | None: ...
+
+    def dump(self) -> dict[str, Any]: ...
+
+
+class StateClass(Protocol):
+    """A game's ``State`` class: ``load(dump())`` is an exact round trip."""
+
+    def load(self, data: dict[str, Any], /) -> Any: ...
+
+
+class Determinizer(Protocol):
+    """A game's ``determinize`` module: a full state consistent with one seat's view."""
+
+    def determinize(self, view: dict[str, Any], seat: int, rng: random.Random, /) -> Any: ...
+
+
+class Heuristic(Protocol):
+    """A game's ``heuristic`` module: a position's worth for one seat (higher is better)."""
+
+    def evaluate(self, state: Any, seat: int, /) -> float: ...
+
+
+class RulesGame:
+    """``protocol.Game`` by delegation to a game's rules, view and state modules."""
+
+    id: ClassVar[str]
+    title: ClassVar[str]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    options: ClassVar[type[BaseModel]]
+    event_types: ClassVar[Mapping[str, str]]
+    description: ClassVar[str] = ""
+
+    # The modules the calls go to. Plain attributes, not ClassVar, so that a game names them as
+    # `rules = rules` and mypy still checks each against its protocol.
+    rules: Rules
+    views: Views
+    state_class: StateClass
+
+    def setup(self, players: int, seed: int, options: dict[str, Any] | None = None) -> Any:
+        check_player_count(self, players)
+        return self.rules.setup(players, seed, parse_options(self, options))
+
+    def to_move(self, state: Any) -> frozenset[int]:
+        return self.rules.to_move(state)
+
+    def legal_actions(self, state: Any, seat: int) -> list[Action]:
+        return self.rules.legal_actions(state, seat)
+
+    def apply(self, state: Any, seat: int, action: Action) -> Step:
+        return self.rules.apply(state, seat, action)
+
+    def view(self, state: Any, seat: int | None) -> dict[str, Any]:
+        return self.views.view(state, seat)
+
+    def result(self, state: SavedState) -> Result | None:
+        return Result.from_dict(state.result)
+
+    def stage(self, state: Any) -> str:
+        return self.rules.stage(state)
+
+    def dump(self, state: SavedState) -> dict[str, Any]:
+        return state.dump()
+
+    def load(self, data: dict[str, Any]) -> Any:
+        return self.state_class.load(data)
+
+
+class SearchableRulesGame(RulesGame):
+    """A :class:`RulesGame` that the search bots can play (``bots.searching.Searchable``)."""
+
+    determinizer: Determinizer
+    heuristic: Heuristic
+
+    def determinize(self, view: dict[str, Any], seat: int, rng: random.Random) -> Any:
+        return self.determinizer.determinize(view, seat, rng)
+
+    def evaluate(self, state: Any, seat: int) -> float:
+        return self.heuristic.evaluate(state, seat)
