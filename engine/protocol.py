@@ -32,6 +32,9 @@ Optional, for search bots (see ``engine/bots``): ``determinize(view, seat, rng)`
 state consistent with what ``seat`` sees in ``view`` (hidden cards dealt at random from what is
 unseen), and ``evaluate(state, seat)`` scores a position for ``seat`` (higher is better), the
 one-ply heuristic of the ``greedy`` bot. Both live next to the game's rules.
+
+Optional, for players' history (see :class:`KeepsStatistics`): ``statistics(state, events)``, a
+finished match's own figures per seat (e.g. potions brewed), named in ``statistic_names``.
 """
 
 from __future__ import annotations
@@ -201,6 +204,27 @@ class Game(Protocol):
         ...
 
     def load(self, data: dict[str, Any]) -> Any: ...
+
+
+Figures = dict[str, int | float]
+"""One seat's statistics of a finished match: ``{"potions_brewed": 4, ...}``."""
+
+
+@runtime_checkable
+class KeepsStatistics(Protocol):
+    """Optional beside :class:`Game`, like ``catalog()``: the game's own figures of a finished
+    match, shown in each player's history and on the match's end screen.
+
+    ``statistics(state, events)`` gets the final state and every event of the match in order
+    (addressed ones included; setup's state carries no events) and returns one dict per seat
+    with exactly the keys of ``statistic_names``, in that order (the order a table shows them;
+    the browser translates each name as ``stat.<game id>.<name>``). Each figure is a count or
+    amount for that one match, so a player's matches can be summed and averaged. Pure, like
+    the rest of the engine; it must not tell a seat's hidden facts (count public events)."""
+
+    statistic_names: ClassVar[tuple[str, ...]]
+
+    def statistics(self, state: Any, events: list[Event]) -> list[Figures]: ...
 
 
 def check_player_count(game: Game, players: object) -> int:
