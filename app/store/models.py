@@ -256,3 +256,61 @@ class RatingRow(Base):
     ordinal: Mapped[float] = mapped_column(Float)
     matches: Mapped[int] = mapped_column(Integer, default=0)
     updated_at: Mapped[float] = mapped_column(Float)
+
+
+# --- Circles: groups of friends (issue 19). A circle holds profiles; a room may be opened
+# "for" one, which its members then find on their home page. ---
+
+
+class CircleRow(Base):
+    __tablename__ = "circles"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    # What URLs show (128 random bits), never the row id.
+    public_id: Mapped[str] = mapped_column(String(32), unique=True)
+    name: Mapped[str] = mapped_column(String(80))
+    # The keeper: renames, removes members, renews the invite link. NULL once that profile
+    # was deleted; the longest-standing member keeps the circle then (app/circles).
+    created_by: Mapped[int | None] = mapped_column(
+        ForeignKey("profiles.id", ondelete="SET NULL"), nullable=True
+    )
+    created_at: Mapped[float] = mapped_column(Float)
+
+
+class CircleMemberRow(Base):
+    __tablename__ = "circle_members"
+
+    circle_id: Mapped[int] = mapped_column(
+        ForeignKey("circles.id", ondelete="CASCADE"), primary_key=True
+    )
+    profile_id: Mapped[int] = mapped_column(
+        ForeignKey("profiles.id", ondelete="CASCADE"), primary_key=True, index=True
+    )
+    joined_at: Mapped[float] = mapped_column(Float)
+
+
+class CircleInviteRow(Base):
+    """A circle's standing invite link, as the sha256 of its code. Renewing it revokes the
+    row (kept, so the old link answers "revoked" rather than "unknown") and adds a new one:
+    at most one row of a circle has ``revoked_at`` NULL."""
+
+    __tablename__ = "circle_invites"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    circle_id: Mapped[int] = mapped_column(ForeignKey("circles.id", ondelete="CASCADE"), index=True)
+    code_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    created_at: Mapped[float] = mapped_column(Float)
+    revoked_at: Mapped[float | None] = mapped_column(Float, nullable=True)
+
+
+class CircleRoomRow(Base):
+    """A table opened "for a circle": its members find it on their home page and the circle's
+    page. A row of its own rather than a column of ``rooms``: the room layer never reads it,
+    and on SQLite adding a column with a foreign key to ``rooms`` would mean rebuilding it."""
+
+    __tablename__ = "circle_rooms"
+
+    room_id: Mapped[int] = mapped_column(
+        ForeignKey("rooms.id", ondelete="CASCADE"), primary_key=True
+    )
+    circle_id: Mapped[int] = mapped_column(ForeignKey("circles.id", ondelete="CASCADE"), index=True)
