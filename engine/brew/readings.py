@@ -1,6 +1,6 @@
 """Readings we chose where the rules sheet says [GUESS] or [UNKNOWN], kept in one place.
 
-Each constant names the sheet's open question it settles (``shared/rules/witchs-brew.md``,
+Each constant names the sheet's open question it settles (``docs/rules/witchs-brew.md``,
 section 15); ``README.md`` lists them for players. A rules expert who finds the real numbers
 changes them here and nowhere else. Facts the rulebook states are not here: they are in
 ``cards.py`` as plain data.

@@ -1,6 +1,6 @@
 """The 50 power cards of Seasons (base game) as typed data.
 
-Generated once from the rules sheet's machine-readable block (``shared/rules/seasons.md``
+Generated once from the rules sheet's machine-readable block (``docs/rules/seasons.md``
 section 9.2) and checked in; nothing reads the sheet at run time. Costs and prestige are the
 2nd edition's (BGA, TTS and BRO agree, sheet section 9); ``first_edition`` keeps the older
 values of #5 and #43 (room option ``edition``). Effects are the sheet's paraphrases, never the

@@ -1,6 +1,6 @@
 """Whirling Witchcraft's components as data: ingredients, the 60 recipe cards, the 17 personalities.
 
-Source: ``shared/rules/whirling-witchcraft.md`` sections 2, 7 and 8 (card data from the Japanese
+Source: ``docs/rules/whirling-witchcraft.md`` sections 2, 7 and 8 (card data from the Japanese
 edition, tagged there). Slots are written as on the sheet: ``"M (RT)"`` is one mandrake plus one
 slot that takes a mushroom or a toad; ``(*)`` takes any of the five types. English names are the
 sheet's (most are literal translations, see the README).

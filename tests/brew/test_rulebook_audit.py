@@ -1,7 +1,7 @@
 """An audit of the engine against the Spanish rulebook, passage by passage, then the sheet.
 
-The rulebook (``shared/rules/original/witchs-brew.es.txt``) wins over the sheet
-(``shared/rules/witchs-brew.md``), which wins over the code. Each test quotes, paraphrased in
+The rulebook (the team's ``witchs-brew.es.txt``, not in the repository) wins over the sheet
+(``docs/rules/witchs-brew.md``), which wins over the code. Each test quotes, paraphrased in
 English, the passage it checks; the sheet's [GUESS] readings are checked through
 ``engine/brew/readings.py``. Positions are built with ``load`` (``tests/brew/positions.py``);
 seats are clockwise, seat *s*'s left neighbour is *s + 1*.

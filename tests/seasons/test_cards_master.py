@@ -1,5 +1,5 @@
 """The master-level cards 31–50, one test or more per card and one per ruling of the sheet
-(``shared/rules/seasons.md`` section 9): a position laid out by hand and loaded with ``load``,
+(``docs/rules/seasons.md`` section 9): a position laid out by hand and loaded with ``load``,
 the action that triggers the card (always one of the seat's legal actions), the effect.
 """
 

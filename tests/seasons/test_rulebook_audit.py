@@ -1,6 +1,6 @@
 """The rules audit of 2026-12-01: each test quotes (paraphrased, in English) the passage of the
-Vietnamese rulebook (``shared/rules/original/seasons.vi.txt``) or of the sheet
-(``shared/rules/seasons.md``) it checks, for a place where the engine was found wrong or where
+Vietnamese rulebook (the team's ``seasons.vi.txt``, not in the repository) or of the sheet
+(``docs/rules/seasons.md``) it checks, for a place where the engine was found wrong or where
 nothing tested the passage yet.
 """
 
