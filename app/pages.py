@@ -6,11 +6,13 @@ modules in ``static/js`` from the HTTP API and the room WebSocket.
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 from typing import Any
 
+import segno
 from fastapi import APIRouter, Request
-from fastapi.responses import HTMLResponse
+from fastapi.responses import HTMLResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 
@@ -48,22 +50,58 @@ async def lobby(request: Request) -> HTMLResponse:
     return _page(request, "lobby.html")
 
 
-async def _room_page(request: Request, code: str, template: str) -> HTMLResponse:
-    # A mistyped or expired link gets a page that says so (and a 404), not an empty room.
+async def _room_exists(request: Request, code: str) -> bool:
     if not valid_room_code(code):
-        return _page(request, "no_room.html", status=404)
+        return False
     try:
         await request.app.state.coven.service.room(code, cached=True)
     except CovenError as exc:
         if exc.code != "room_not_found":
             raise
+        return False
+    return True
+
+
+async def _room_page(request: Request, code: str, template: str) -> HTMLResponse:
+    # A mistyped or expired link gets a page that says so (and a 404), not an empty room.
+    if not await _room_exists(request, code):
         return _page(request, "no_room.html", status=404)
     return _page(request, template, code=code)
+
+
+def invite_link(request: Request, code: str) -> str:
+    """The room's link as the room page shows it (static/js/api.js ``roomUrl``): on
+    COVEN_PUBLIC_URL when set, else on the address the browser used (its ``Host``)."""
+    base = _settings(request).public_url or f"{request.url.scheme}://{request.url.netloc}"
+    return f"{base}/r/{code}"
+
+
+def qr_svg(text: str) -> str:
+    """``text`` as a QR code (level M, 4-module quiet zone), black on white, sized by the page."""
+    out = io.BytesIO()
+    segno.make_qr(text, error="m", boost_error=False).save(
+        out, kind="svg", xmldecl=False, border=4, dark="#000", light="#fff", omitsize=True
+    )
+    # Modules stay sharp at any pixel size (a phone's camera reads blurred edges badly).
+    return out.getvalue().decode().replace("<svg ", '<svg shape-rendering="crispEdges" ', 1)
 
 
 @router.get("/r/{code}", response_class=HTMLResponse, include_in_schema=False)
 async def room(request: Request, code: str) -> HTMLResponse:
     return await _room_page(request, code, "room.html")
+
+
+@router.get("/r/{code}/invite.svg", include_in_schema=False)
+async def invite_qr(request: Request, code: str) -> Response:
+    """The waiting room's QR code: the invite link, for a phone to scan."""
+    if not await _room_exists(request, code):
+        return _page(request, "no_room.html", status=404)
+    return Response(
+        qr_svg(invite_link(request, code)),
+        media_type="image/svg+xml",
+        # Built on the Host the browser sent: a shared cache must not hand it to another.
+        headers={"Cache-Control": "private, max-age=3600"},
+    )
 
 
 @router.get("/r/{code}/replay", response_class=HTMLResponse, include_in_schema=False)

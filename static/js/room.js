@@ -8,7 +8,6 @@ import { clear, copyText, h, toast } from "./dom.js";
 import { errorText, typedName } from "./forms.js";
 import { has, initI18n, onLanguageChange, t } from "./i18n.js";
 import { logLine } from "./log_lines.js";
-import { qrSvg } from "./qr.js";
 import { loadRenderer } from "./renderers.js";
 import { clockWords, optionWords } from "./setup_text.js";
 import { createTalk } from "./talk.js";
@@ -29,7 +28,6 @@ const page = {
   logLoaded: false,
   botLevel: "random", // the level the host's next bot (or hand-over) gets
   joinError: "", // why the last join was refused (shown under the form)
-  qrFor: null, // the invite link the drawn QR code holds
   turnAlert: null, // title, sound and notification when this seat's turn comes (turn_alert.js)
   chat: null, // the chat lines and the message being sent (chat.js)
   talk: null, // chat and log at hand: the side column or the phone's drawer (talk.js)
@@ -217,18 +215,14 @@ function renderWaiting() {
 function renderLinks() {
   const invite = roomUrl(code);
   document.getElementById("invite-link").value = invite;
-  // The waiting room shows the invite whole, with a QR code for phones.
+  // The waiting room shows the invite whole, with a QR code for phones (the server draws it
+  // on the same link: templates/room.html).
   const box = document.getElementById("invite-box");
   box.hidden = !page.room || page.room.status !== "open";
   const link = document.getElementById("invite-url");
   link.textContent = invite;
   link.href = invite;
-  if (page.qrFor !== invite || !document.querySelector("#invite-qr svg")) {
-    page.qrFor = invite;
-    clear(document.getElementById("invite-qr")).append(qrSvg(invite, { level: "M", pixels: 168, label: t("room.invite_qr") }));
-  } else {
-    document.querySelector("#invite-qr svg").setAttribute("aria-label", t("room.invite_qr"));
-  }
+  document.getElementById("invite-qr-image").alt = t("room.invite_qr");
   // A loopback address reaches only this computer: say how friends can reach it.
   const host = new URL(invite).hostname;
   const loopback = host === "localhost" || host === "[::1]" || host.startsWith("127.");
