@@ -8,18 +8,17 @@ game's ``game.py`` holds only what is its own: id, title, seats, options, event 
 description and its catalog.
 
 The modules are typed by the small protocols below: mypy checks that each game's modules offer
-what the adapter calls (a module can implement a protocol).
+what the adapter calls (a module can implement a protocol). ``RulesGame`` subclasses ``Game``
+itself, so mypy also checks it against the contract and refuses to build a game that leaves one
+of the protocol's class attributes unset.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
 from typing import Any, ClassVar, Protocol
 
-from pydantic import BaseModel
-
-from engine.protocol import Action, Result, Step, check_player_count, parse_options
+from engine.protocol import Action, Game, Result, Step, check_player_count, parse_options
 
 
 class Rules(Protocol):
@@ -69,15 +68,10 @@ class Heuristic(Protocol):
     def evaluate(self, state: Any, seat: int, /) -> float: ...
 
 
-class RulesGame:
-    """``protocol.Game`` by delegation to a game's rules, view and state modules."""
+class RulesGame(Game):
+    """``protocol.Game`` by delegation to a game's rules, view and state modules. A subclass sets
+    the protocol's class attributes (``id``, ``title``, seats, ``options``, ``event_types``)."""
 
-    id: ClassVar[str]
-    title: ClassVar[str]
-    min_players: ClassVar[int]
-    max_players: ClassVar[int]
-    options: ClassVar[type[BaseModel]]
-    event_types: ClassVar[Mapping[str, str]]
     description: ClassVar[str] = ""
 
     # The modules the calls go to. Plain attributes, not ClassVar, so that a game names them as
