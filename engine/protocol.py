@@ -241,6 +241,21 @@ def check_player_count(game: Game, players: object) -> int:
     return players
 
 
+def check_action_type(action: object) -> None:
+    """The first check of every ``apply``: an action is an object with a string ``type``."""
+    if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+        raise IllegalAction("bad_action", "an action is an object with a string 'type'")
+
+
+def check_seat_may_act(over: bool, seat: object, players: int) -> None:
+    """``apply``'s checks before any rule: the match still runs and ``seat`` is one of its
+    seats (``game_over``, then ``bad_seat``)."""
+    if over:
+        raise IllegalAction("game_over", "the match is over")
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < players:
+        raise IllegalAction("bad_seat", f"there is no seat {seat!r}")
+
+
 def parse_options(game: Game, options: dict[str, Any] | None) -> BaseModel:
     """Validate setup options against the game's model, as an ``IllegalAction`` on failure."""
     from pydantic import ValidationError

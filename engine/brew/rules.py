@@ -38,7 +38,15 @@ from engine.brew.payments import Ledger
 from engine.brew.roles import EFFECTS, SHELF_OF_THIEF, shelf_options, single_colour, thief_gives
 from engine.brew.roles import buy_shelf as _buy_shelf
 from engine.brew.state import Round, State, Witch
-from engine.protocol import Action, Event, IllegalAction, Step, private
+from engine.protocol import (
+    Action,
+    Event,
+    IllegalAction,
+    Step,
+    check_action_type,
+    check_seat_may_act,
+    private,
+)
 from engine.rng import Rng
 
 _ORDER = {r: i for i, r in enumerate(ROLE_IDS)}
@@ -185,12 +193,8 @@ Handler = Callable[[State, State, int, Action, list[Event]], None]
 
 
 def apply(state: State, seat: int, action: Action) -> Step:
-    if not isinstance(action, dict) or not isinstance(action.get("type"), str):
-        raise IllegalAction("bad_action", "an action is an object with a string 'type'")
-    if state.phase == "over":
-        raise IllegalAction("game_over", "the match is over")
-    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < state.players:
-        raise IllegalAction("bad_seat", f"there is no seat {seat!r}")
+    check_action_type(action)
+    check_seat_may_act(state.phase == "over", seat, state.players)
     kind = action["type"]
     handler = HANDLERS.get(state.phase, {}).get(kind)
     if handler is None:

@@ -17,7 +17,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from engine.protocol import Action, Event, IllegalAction, Step, private
+from engine.protocol import (
+    Action,
+    Event,
+    IllegalAction,
+    Step,
+    check_action_type,
+    check_seat_may_act,
+    private,
+)
 from engine.rng import Rng
 from engine.seasons import bonus, effects_apprentice, effects_master, questions, readings, scoring
 from engine.seasons.cards import (
@@ -749,16 +757,12 @@ def offered(action: Action, options: list[Action]) -> bool:
 
 
 def apply(state: State, seat: int, action: Action) -> Step:
-    if not isinstance(action, dict) or not isinstance(action.get("type"), str):
-        raise IllegalAction("bad_action", "an action is an object with a string 'type'")
+    check_action_type(action)
     if not _plain(action):
         raise IllegalAction(
             "bad_action", "action fields are whole numbers, strings, short lists or objects"
         )
-    if state.phase == "over":
-        raise IllegalAction("game_over", "the match is over")
-    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < state.players:
-        raise IllegalAction("bad_seat", f"there is no seat {seat!r}")
+    check_seat_may_act(state.phase == "over", seat, state.players)
     kind = action["type"]
     known = kind in ANSWER_TYPES or any(kind in table for table in ACTIONS.values())
     if not known:

@@ -14,7 +14,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from engine.protocol import Action, Event, IllegalAction, Step, private
+from engine.protocol import (
+    Action,
+    Event,
+    IllegalAction,
+    Step,
+    check_action_type,
+    check_seat_may_act,
+    private,
+)
 from engine.rng import Rng
 from engine.whirling import arcana, brewing, personalities
 from engine.whirling.brewing import cube_dict
@@ -331,12 +339,8 @@ Handler = Callable[[State, int, Witch, Action, list[Event]], None]
 
 
 def apply(state: State, seat: int, action: Action) -> Step:
-    if not isinstance(action, dict) or not isinstance(action.get("type"), str):
-        raise IllegalAction("bad_action", "an action is an object with a string 'type'")
-    if state.phase == "over":
-        raise IllegalAction("game_over", "the match is over")
-    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < state.players:
-        raise IllegalAction("bad_seat", f"there is no seat {seat!r}")
+    check_action_type(action)
+    check_seat_may_act(state.phase == "over", seat, state.players)
     handler = HANDLERS.get(state.phase, {}).get(action["type"])
     if handler is None:
         if any(action["type"] in table for table in HANDLERS.values()):
