@@ -57,6 +57,9 @@ class Settings:
     # How often each worker looks for matches whose bot or turn clock owes a move
     # (covers a worker that died between its commit and its bot's move).
     sweep_seconds: float = 2.0
+    # How often each worker looks for finished matches that history has not recorded yet
+    # (a worker killed right after a match ended; matches older than history).
+    results_sweep_seconds: float = 5.0
     max_frame_bytes: int = 16 * 1024
     # Request bodies, however they are framed (Content-Length or chunked).
     max_body_bytes: int = 64 * 1024
@@ -109,6 +112,9 @@ class Settings:
             bot_processes=_int_or_none("COVEN_BOT_PROCESSES"),
             bot_budget_ms=_int_or_none("COVEN_BOT_BUDGET_MS"),
             sweep_seconds=_float("COVEN_SWEEP_SECONDS", base.sweep_seconds),
+            results_sweep_seconds=_float(
+                "COVEN_RESULTS_SWEEP_SECONDS", base.results_sweep_seconds
+            ),
             max_frame_bytes=_int("COVEN_MAX_FRAME_BYTES", base.max_frame_bytes),
             max_body_bytes=_int("COVEN_MAX_BODY_BYTES", base.max_body_bytes),
             max_url_bytes=_int("COVEN_MAX_URL_BYTES", base.max_url_bytes),
