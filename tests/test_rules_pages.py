@@ -1,8 +1,9 @@
 """Every game has player-facing rules in English, Vietnamese and Spanish, with one structure.
 
-The rules live in ``static/rules/{game}.{lang}.md`` (drawn by ``static/js/rules.js``): the
-three languages must have the same headings (levels and section ids, in order) and the same
-card-list directives at the same places, so a player switching language finds the same page.
+The rules live in ``static/rules/{game}.{lang}.md`` (rendered by the server, shown by
+``static/js/rules.js``): the three languages must have the same headings (levels and section
+ids, in order) and the same card-list directives at the same places, so a player switching
+language finds the same page.
 """
 
 from __future__ import annotations
@@ -77,3 +78,41 @@ def test_rules_route_serves_a_shell_page_under_the_csp() -> None:
         assert "<script>" not in response.text and " style=" not in response.text
     assert client.get("/rules/chess").status_code == 404
     assert client.get("/static/rules/seasons.es.md").status_code == 200
+
+
+def test_rules_files_are_served_as_html_without_raw_markup() -> None:
+    from fastapi.testclient import TestClient
+
+    from app.main import create_app
+
+    client = TestClient(create_app())
+    for game in games_with_rules():
+        for lang in LANGUAGES:
+            response = client.get(f"/rules/{game}.{lang}.html")
+            assert response.status_code == 200
+            html = response.text
+            assert html.startswith(f'<h2 data-i18n="game.{game}.title">')
+            for section in SECTIONS:
+                assert f'<h3 id="rules-{section}">' in html
+            assert "{#" not in html and "::" not in html and "**" not in html
+    assert client.get("/rules/chess.en.html").status_code == 404
+    assert client.get("/rules/seasons.fr.html").status_code == 404
+
+
+def test_rules_markdown_lets_no_markup_or_script_link_through(tmp_path: Path) -> None:
+    from app.rules_markdown import rules_html
+
+    path = tmp_path / "trap.md"
+    path.write_text(
+        "# Trap\n\n<script>alert(1)</script>\n\n"
+        "[a](javascript:alert(1)) <img src=x onerror=alert(1)> [b](/rules/seasons)\n"
+        "::se-cards\n\n## Goal {#goal}\n",
+        encoding="utf-8",
+    )
+    html = rules_html(path, "seasons")
+    # Raw HTML is shown as text; a javascript: link stays text, not a link.
+    assert "<script" not in html and "<img" not in html and "&lt;script&gt;" in html
+    assert 'href="javascript' not in html
+    assert '<a href="/rules/seasons">b</a>' in html
+    assert '<div class="rules-cards" data-testid="rules-se-cards" data-cards="se-cards">' in html
+    assert '<h3 id="rules-goal">Goal</h3>' in html

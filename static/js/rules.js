@@ -1,12 +1,12 @@
-// Rules at the table: each game's rules in static/rules/{game}.{lang}.md, drawn by a tiny Markdown
-// subset of our own (headings with an optional {#id}, paragraphs, "-" and "1." lists, **bold**, *italic*)
-// plus directive lines "::name" that list the game's cards from its catalog and the renderer's
-// translated names and texts, so no card text is written twice.
+// Rules at the table: each game's rules in static/rules/{game}.{lang}.md, rendered once by the
+// server (app/rules_markdown.py, GET /rules/{game}.{lang}.html), plus the card lists its
+// "::name" lines mark, drawn here from the game's catalog with the renderer's translated names
+// and texts, so no card text is written twice.
 // On a room page it adds a side panel opened by the top bar's Rules button; on /rules/{game}
 // it fills the page.
 
 import { h, clear } from "./dom.js";
-import { initI18n, onLanguageChange, t, tn } from "./i18n.js";
+import { initI18n, onLanguageChange, t, tn, translateStatic } from "./i18n.js";
 
 export const GAMES = ["whirling-witchcraft", "witchs-brew", "seasons"];
 const INGREDIENTS = ["heart", "mandrake", "mushroom", "spider", "toad"];
@@ -23,86 +23,6 @@ function catalog(game) {
     }));
   }
   return catalogs.get(game);
-}
-
-// -- the Markdown subset -------------------------------------------------------------------------
-
-/** Text with **bold** and *italic* spans, as DOM nodes (never innerHTML: the files are text, not markup). */
-function inline(text) {
-  const nodes = [];
-  const pattern = /\*\*(.+?)\*\*|\*(.+?)\*/g;
-  let at = 0;
-  for (const match of text.matchAll(pattern)) {
-    if (match.index > at) nodes.push(text.slice(at, match.index));
-    nodes.push(match[1] !== undefined ? h("strong", {}, match[1]) : h("em", {}, match[2]));
-    at = match.index + match[0].length;
-  }
-  if (at < text.length) nodes.push(text.slice(at));
-  return nodes;
-}
-
-/** Blocks of a Markdown text: {kind: "h", level, text, id} | {kind: "p"|"ul"|"ol"|"directive", …}. */
-export function parse(source) {
-  const blocks = [];
-  let list = null;
-  let para = null;
-  const flush = () => {
-    list = null;
-    para = null;
-  };
-  for (const raw of source.split(/\r?\n/)) {
-    const line = raw.trimEnd();
-    if (!line.trim()) {
-      flush();
-      continue;
-    }
-    const heading = /^(#{1,4})\s+(.*?)(?:\s+\{#([\w-]+)\})?$/.exec(line);
-    if (heading) {
-      flush();
-      blocks.push({ kind: "h", level: heading[1].length, text: heading[2], id: heading[3] || null });
-      continue;
-    }
-    const directive = /^::([\w-]+)$/.exec(line.trim());
-    if (directive) {
-      flush();
-      blocks.push({ kind: "directive", name: directive[1] });
-      continue;
-    }
-    const item = /^(\s*)(-|\d+\.)\s+(.*)$/.exec(line);
-    if (item) {
-      const kind = item[2] === "-" ? "ul" : "ol";
-      const nested = item[1].length >= 2;
-      if (nested && list && list.items.length) {
-        const parent = list.items[list.items.length - 1];
-        parent.children = parent.children || { kind, items: [] };
-        parent.children.items.push({ text: item[3] });
-      } else {
-        if (!list || list.kind !== kind) {
-          list = { kind, items: [] };
-          blocks.push(list);
-        }
-        list.items.push({ text: item[3] });
-      }
-      para = null;
-      continue;
-    }
-    if (list && /^\s+/.test(line)) {
-      const last = list.items[list.items.length - 1];
-      last.text += ` ${line.trim()}`;
-      continue;
-    }
-    if (para) para.text += ` ${line.trim()}`;
-    else {
-      list = null;
-      para = { kind: "p", text: line.trim() };
-      blocks.push(para);
-    }
-  }
-  return blocks;
-}
-
-function listNode(block) {
-  return h(block.kind, {}, block.items.map((item) => h("li", {}, inline(item.text), item.children ? listNode(item.children) : null)));
 }
 
 // -- card lists drawn from the catalog and the renderer's translations ---------------------------
@@ -208,23 +128,20 @@ const DIRECTIVES = {
 
 export async function renderRules(root, game, lang = language()) {
   if (!GAMES.includes(game)) throw new Error(`no rules for ${game}`);
-  const response = await fetch(`/static/rules/${game}.${lang}.md`);
+  const response = await fetch(`/rules/${game}.${lang}.html`);
   if (!response.ok) throw new Error(`no rules for ${game} in ${lang}`);
-  const blocks = parse(await response.text());
-  const nodes = [];
-  for (const block of blocks) {
-    if (block.kind === "h" && block.level === 1) nodes.push(h("h2", {}, t(`game.${game}.title`)));
-    else if (block.kind === "h") nodes.push(h(`h${Math.min(block.level + 1, 5)}`, { id: block.id ? `rules-${block.id}` : null }, inline(block.text)));
-    else if (block.kind === "p") nodes.push(h("p", {}, inline(block.text)));
-    else if (block.kind === "directive") {
-      const make = DIRECTIVES[block.name];
-      nodes.push(h("div", { class: "rules-cards", "data-testid": `rules-${block.name}` }, make ? await make() : null));
-    } else nodes.push(listNode(block));
+  // The server's rendering: Markdown with raw HTML off, so the files' text is never markup.
+  const rules = document.createElement("template");
+  rules.innerHTML = await response.text();
+  translateStatic(rules.content); // the title: the game's name in this language
+  for (const list of rules.content.querySelectorAll("[data-cards]")) {
+    const make = DIRECTIVES[list.dataset.cards];
+    if (make) list.append(...[await make()].flat(Infinity));
   }
   clear(root);
   root.dataset.game = game;
   root.dataset.lang = lang;
-  root.append(...nodes);
+  root.append(rules.content);
   root.dataset.ready = "1";
 }
 
