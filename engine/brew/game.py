@@ -9,11 +9,12 @@ from pydantic import BaseModel
 
 from engine import adapter
 from engine.brew import determinize, heuristic, rules, view
+from engine.brew import statistics as figures
 from engine.brew.cards import ROLES, SPELLS, STACKS
 from engine.brew.options import BrewOptions
 from engine.brew.readings import POTION_DATA_IS_PLACEHOLDER
 from engine.brew.state import State
-from engine.protocol import PRIVATE, PUBLIC
+from engine.protocol import PRIVATE, PUBLIC, Event, Figures
 
 
 class WitchsBrew(adapter.SearchableRulesGame):
@@ -45,6 +46,11 @@ class WitchsBrew(adapter.SearchableRulesGame):
     state_class = State
     determinizer = determinize
     heuristic = heuristic
+    # each witch's own figures of a finished match, for history (statistics.py)
+    statistic_names: ClassVar[tuple[str, ...]] = figures.FIGURES
+
+    def statistics(self, state: State, events: list[Event]) -> list[Figures]:
+        return figures.statistics(state, events)
 
     def catalog(self) -> dict[str, Any]:
         """Static data for renderers: the roles, the spells and every potion card."""

@@ -8,8 +8,9 @@ from typing import Any, ClassVar
 from pydantic import BaseModel
 
 from engine import adapter
-from engine.protocol import PRIVATE, PUBLIC
+from engine.protocol import PRIVATE, PUBLIC, Event, Figures
 from engine.seasons import determinize, heuristic, rules, view
+from engine.seasons import statistics as figures
 from engine.seasons.cards import CARDS, ENERGIES
 from engine.seasons.dice import DICE, SEASONS
 from engine.seasons.options import SeasonsOptions
@@ -54,6 +55,11 @@ class Seasons(adapter.SearchableRulesGame):
     state_class = State
     determinizer = determinize
     heuristic = heuristic
+    # each sorcerer's own figures of a finished match, for history (statistics.py)
+    statistic_names: ClassVar[tuple[str, ...]] = figures.FIGURES
+
+    def statistics(self, state: State, events: list[Event]) -> list[Figures]:
+        return figures.statistics(state, events)
 
     def catalog(self) -> dict[str, Any]:
         """Static data for renderers: every card and every die face."""

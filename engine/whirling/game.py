@@ -8,8 +8,9 @@ from typing import Any, ClassVar
 from pydantic import BaseModel
 
 from engine import adapter
-from engine.protocol import PRIVATE, PUBLIC
+from engine.protocol import PRIVATE, PUBLIC, Event, Figures
 from engine.whirling import determinize, heuristic, rules, view
+from engine.whirling import statistics as figures
 from engine.whirling.arcana import arcana_names
 from engine.whirling.cards import (
     ALTERNATIVES,
@@ -62,6 +63,11 @@ class WhirlingWitchcraft(adapter.SearchableRulesGame):
     state_class = State
     determinizer = determinize
     heuristic = heuristic
+    # each witch's own figures of a finished match, for history (statistics.py)
+    statistic_names: ClassVar[tuple[str, ...]] = figures.FIGURES
+
+    def statistics(self, state: State, events: list[Event]) -> list[Figures]:
+        return figures.statistics(state, events)
 
     def catalog(self) -> dict[str, Any]:
         """Static card data for renderers: every recipe, personality and ingredient."""
