@@ -31,7 +31,7 @@ from app.api.deps import Services
 from app.errors import CovenError
 from app.messages import AckMessage, ActMessage, ChatIn, ChatOut, ErrorMessage
 from app.rooms.hub import CLOSE_TOO_SLOW, DROPPED, Connection
-from app.rooms.service import hash_token, room_channel
+from app.rooms.keys import hash_token, room_channel
 from app.text import MAX_JSON_DEPTH, clean_display, json_depth, valid_room_code
 
 log = logging.getLogger(__name__)

@@ -1,4 +1,4 @@
-"""The bot runner: plays bot seats, and seats whose turn clock ran out, through RoomService.
+"""The bot runner: plays bot seats, and seats whose turn clock ran out, on the move path.
 
 One small task per room in this worker, woken after every local commit and by a periodic
 sweep (which also covers matches another worker left mid-turn, and a restarted server).
@@ -21,7 +21,10 @@ import time
 from dataclasses import dataclass, field
 
 from app.errors import CovenError
-from app.rooms.service import RoomService, Table, bot_client_id, bot_seed, room_channel
+from app.rooms.keys import room_channel
+from app.rooms.moves import bot_client_id, bot_seed
+from app.rooms.service import RoomService
+from app.rooms.tables import Table
 from app.rooms.thinking import Thinkers, default_processes
 from app.settings import Settings
 from engine.bots import seen
@@ -59,6 +62,7 @@ def owes_help(table: Table | None) -> bool:
 class BotRunner:
     def __init__(self, service: RoomService, settings: Settings) -> None:
         self.service = service
+        self.tables = service.tables
         self.delay = settings.bot_delay
         self.sweep_seconds = settings.sweep_seconds
         self._tasks: dict[str, asyncio.Task[None]] = {}
@@ -72,7 +76,7 @@ class BotRunner:
         self.thinkers = Thinkers(
             default_processes() if processes is None else processes, settings.bot_budget_ms
         )
-        service.on_change.append(self.kick)
+        service.notices.on_change.append(self.kick)
 
     async def start(self) -> None:
         self._sweeper = asyncio.create_task(self._sweep(), name="bot-sweep")
@@ -97,7 +101,7 @@ class BotRunner:
         elif (
             code not in self._fresh
             and code not in self._tasks
-            and not owes_help(self.service.cached(code))
+            and not owes_help(self.tables.cached(code))
         ):
             return  # this worker's copy is current and no bot or clock is involved
         task = self._tasks.get(code)
@@ -127,7 +131,7 @@ class BotRunner:
                     if last[0] == key:
                         continue
                     # Moved by this worker's own commit: its copy is current, no reload.
-                    cached = self.service.cached(code)
+                    cached = self.tables.cached(code)
                     mine = cached is not None and cached.version == version and last[0][1] == away
                     self._swept[code] = (key, last[1])
                     self.kick(code, fresh=not mine)
@@ -166,13 +170,13 @@ class BotRunner:
     async def _play_once(self, code: str) -> float | None:
         """Play what is owed now; return how long to wait before looking again (``None``:
         nothing will fall due without a new commit)."""
-        table = self.service.cached(code)
+        table = self.tables.cached(code)
         if code in self._fresh:
             self._fresh.discard(code)
-            self.service.room_changed(code)  # away flags may have moved in another worker
+            self.tables.room_changed(code)  # away flags may have moved in another worker
             table = None
         try:
-            table = table or await self.service.table(code)
+            table = table or await self.tables.table(code)
         except CovenError:
             return None
         room = table.room
@@ -204,7 +208,7 @@ class BotRunner:
                     # acts again.
                     await self.service.repo.set_away(room.id, seat, True)
                     await self.service.bus.publish(room_channel(code), {"type": "room"})
-                    self.service.forget(code)
+                    self.tables.forget(code)
                     return 0
                 deadline = ends if deadline is None else min(deadline, ends)
         if due:
@@ -228,7 +232,7 @@ class BotRunner:
         for attempt, client_id in attempts:
             try:
                 action: Action = await self.thinkers.decide(table.game, attempt, seed, view)
-                await self.service.bot_act(code, table, seat, action, client_id)
+                await self.service.moves.bot_act(code, table, seat, action, client_id)
                 return
             except CovenError as exc:
                 # Somebody else moved first (another worker, the player coming back), or the
@@ -236,7 +240,7 @@ class BotRunner:
                 log.debug("bot seat %s in %s (%s): %s", seat, code, attempt, exc.code)
             except Exception:
                 log.exception("bot seat %s in %s (%s) failed to decide", seat, code, attempt)
-            latest = self.service.cached(code)
+            latest = self.tables.cached(code)
             if latest is not None and latest.version != table.version:
                 return  # the match moved meanwhile: decide again from the new version
         refused = self._refused.get(code)

@@ -19,7 +19,8 @@ from app import wire
 from app.bus import Bus, Subscription
 from app.bus.base import PRESENCE_REFRESH
 from app.errors import CovenError
-from app.rooms.service import RoomService, room_channel
+from app.rooms.keys import room_channel
+from app.rooms.service import RoomService
 from app.store.repository import ChatRecord
 
 log = logging.getLogger(__name__)
@@ -220,6 +221,7 @@ class RoomHub:
 class Hub:
     def __init__(self, service: RoomService, bus: Bus) -> None:
         self.service = service
+        self.tables = service.tables
         self.bus = bus
         self.worker = uuid.uuid4().hex
         self.rooms: dict[str, RoomHub] = {}
@@ -238,7 +240,7 @@ class Hub:
         clients, lobby look-ups): a long-running worker's memory stays flat."""
         while True:
             await asyncio.sleep(RELEASE_SECONDS)
-            self.service.release_idle(set(self.rooms))
+            self.tables.release_idle(set(self.rooms))
 
     async def close(self) -> None:
         stopping: list[asyncio.Task[Any]] = []
@@ -273,7 +275,7 @@ class Hub:
         lost messages: Redis went away and came back)."""
         for code, room in list(self.rooms.items()):
             try:
-                self.service.room_changed(code)
+                self.tables.room_changed(code)
                 await self.bus.set_presence(code, self.worker, self._local_presence(code))
                 await self.push_state(room, None)
                 await self._send_presence(room, always=True)
@@ -324,7 +326,7 @@ class Hub:
             for throttle in (room.announce, room.show):
                 if throttle is not None:
                     throttle.cancel()
-            self.service.forget(conn.code)
+            self.tables.forget(conn.code)
             await self._announce_presence(conn.code)
             return
         await self.bus.set_presence(conn.code, self.worker, self._local_presence(conn.code))
@@ -375,9 +377,9 @@ class Hub:
         return seats, spectators
 
     async def presence_message(self, code: str) -> dict[str, Any]:
-        room = await self.service.room(code, cached=True)
+        room = await self.tables.room(code, cached=True)
         seats, spectators = await self.presence(code)
-        table = self.service.cached(code)
+        table = self.tables.cached(code)
         return {
             "type": "presence",
             # The latest version this worker knows: a client behind it re-syncs.
@@ -414,13 +416,13 @@ class Hub:
             await self.push_state(room, int(message.get("version", 0)))
         elif kind == "room" and isinstance(message.get("status"), str):
             # Only the status moved (a match ended): no seat changed, nothing to reload.
-            self.service.room_status(room.code, message["status"])
+            self.tables.room_status(room.code, message["status"])
             await self._send_presence(room, always=True)
         elif kind == "presence":
             if room.show is not None:
                 room.show.poke()
         elif kind == "room":
-            self.service.room_changed(room.code)
+            self.tables.room_changed(room.code)
             with contextlib.suppress(CovenError):
                 await self._reseat(room)
             await self._send_presence(room, always=True)
@@ -435,7 +437,7 @@ class Hub:
     async def _reseat(self, room: RoomHub) -> None:
         """Each seated socket's seat, looked up again by its token: a socket whose seat is
         gone is closed as a bad token (its page then watches, like any lost seat)."""
-        record = await self.service.room(room.code)
+        record = await self.tables.room(room.code)
         for conn in list(room.connections):
             if conn.token_hash is None:
                 continue
@@ -451,7 +453,7 @@ class Hub:
 
     async def push_state(self, room: RoomHub, version: int | None) -> None:
         try:
-            table = await self.service.table(room.code, at_least=version)
+            table = await self.tables.table(room.code, at_least=version)
         except CovenError:
             return
         targets = [c for c in room.connections if c.sent_version < table.version]

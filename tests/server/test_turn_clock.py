@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from app.rooms.service import owing_after
+from app.rooms.moves import owing_after
 from app.settings import Settings
 from engine import registry
 from tests.server.conftest import sqlite_settings

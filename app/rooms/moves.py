@@ -1,0 +1,294 @@
+"""The move path: a seat's action → the version guard → ``game.apply`` → one version-guarded
+commit → publish → notices.
+
+Humans over HTTP, humans over WebSocket, bots and the turn clock all come through
+``Moves.act``. Nothing is acknowledged before it commits; a repeat of an applied
+``client_id`` gets the same acknowledgement (``duplicate``); when another worker moved the
+match first, the move is re-validated against the match as it is now.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from app.bus import Bus
+from app.errors import CovenError
+from app.rooms.keys import room_channel
+from app.rooms.notices import Moved, Notices
+from app.rooms.tables import Table, Tables, next_table
+from app.store.repository import ClientIdTaken, Committed, MatchRecord, NewAction, Repository
+from engine.protocol import Action, IllegalAction, Step, public_events
+
+# Tries of one move against other workers' commits before it answers ``busy``.
+MAX_RETRIES = 8
+
+# Bots and the turn clock submit under this prefix; a person's client_id may not start with
+# it, so a person can never take the id a bot will use (and make the bot's move look like a
+# duplicate of theirs, or refuse it as another seat's).
+BOT_PREFIX = "bot:"
+
+
+def bot_client_id(seat: int, version: int) -> str:
+    return f"{BOT_PREFIX}{seat}:{version}"
+
+
+def bot_seed(match_seed: int, seat: int, version: int) -> int:
+    """The same (match, seat, version) always makes the same bot choice, so two workers that
+    both play a bot's turn submit the same action under the same client_id."""
+    digest = hashlib.sha256(f"{match_seed}:{seat}:{version}".encode()).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
+def owing_after(
+    before: frozenset[int],
+    after: frozenset[int],
+    since: tuple[float | None, ...],
+    now: float,
+    restart: frozenset[int] = frozenset(),
+) -> list[float | None]:
+    """The turn clock: a seat's clock starts when it begins to owe a decision and keeps
+    running while it goes on owing one, its own sub-actions and other seats' moves included;
+    a seat that owes nothing has no clock. A seat in ``restart`` (a player taking her seat
+    back from a bot) starts afresh."""
+    return [
+        (since[seat] if seat in before and seat not in restart and since[seat] is not None else now)
+        if seat in after
+        else None
+        for seat in range(len(since))
+    ]
+
+
+@dataclass(slots=True)
+class Ack:
+    client_id: str
+    version: int
+    duplicate: bool = False
+
+
+class Moves:
+    def __init__(self, repo: Repository, bus: Bus, tables: Tables, notices: Notices) -> None:
+        self.repo = repo
+        self.bus = bus
+        self.tables = tables
+        self.notices = notices
+
+    async def act(
+        self,
+        code: str,
+        seat: int | None,
+        action: Any,
+        client_id: str,
+        version: int | None = None,
+        *,
+        by_bot: bool = False,
+    ) -> Ack:
+        if seat is None:
+            raise CovenError("spectator", "spectators cannot act; join the room to take a seat")
+        if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+            raise CovenError("unknown_action", "an action is a JSON object with a 'type'")
+        if not by_bot and client_id.startswith(BOT_PREFIX):
+            raise CovenError(
+                "reserved_client_id", f"client_ids starting with {BOT_PREFIX!r} are the bots'"
+            )
+        async with self.tables.lock(code):
+            # Optimistic: start from this worker's copy (current unless another worker
+            # committed); the version-guarded UPDATE is what guarantees correctness. A refusal
+            # is only given after checking it against the database.
+            table = self.tables.cached(code)
+            verified = table is None
+            if table is None:
+                table = await self.tables.table(code)
+            for _ in range(MAX_RETRIES):
+                match = table.match
+                try:
+                    new, step = await self._apply(table, seat, action, client_id, version, by_bot)
+                except CovenError:
+                    twin = await self._twin(match.id, seat, client_id)
+                    if twin is not None:
+                        return twin
+                    if verified:
+                        raise
+                    table, verified = await self.tables.table(code, fresh=True), True
+                    continue
+                try:
+                    committed = await self.repo.commit_action(match, new)
+                except ClientIdTaken:
+                    twin = await self._twin(match.id, seat, client_id)
+                    if twin is not None:
+                        return twin
+                    committed = None
+                if committed is None and self.repo.locks_rows:
+                    # Another worker moved the match first: wait for the match row, then
+                    # re-validate and commit holding it (this cannot lose again).
+                    locked = await self._act_locked(
+                        code, table, seat, action, client_id, version, by_bot
+                    )
+                    if isinstance(locked, Ack):
+                        return locked
+                    table, match, new, step, committed = locked
+                if committed is None:
+                    # Another worker moved the match first: reload, re-validate, retry.
+                    table, verified = await self.tables.table(code, fresh=True), True
+                    continue
+                came_back = committed.came_back
+                room = await self.tables.room(code) if came_back else table.room
+                table = next_table(table, room, new, step.state, committed.stage_since)
+                self.tables.keep(code, table)
+                break
+            else:
+                raise CovenError("busy", "the table is very busy; try again")
+        await self.bus.publish(
+            room_channel(code),
+            {
+                "type": "version",
+                "version": match.version + 1,
+                "events": public_events(new.events),
+            },
+        )
+        if came_back:
+            await self.bus.publish(room_channel(code), {"type": "room"})
+        elif new.finished:
+            # Only the room's status changed: every worker updates its copy, no reload.
+            await self.bus.publish(room_channel(code), {"type": "room", "status": "finished"})
+        self.notices.changed(code)
+        self.notices.moved(Moved(code, seat, by_bot, table))
+        return Ack(client_id, match.version + 1)
+
+    async def _apply(
+        self,
+        table: Table,
+        seat: int,
+        action: dict[str, Any],
+        client_id: str,
+        version: int | None,
+        by_bot: bool,
+    ) -> tuple[NewAction, Step]:
+        match = table.match
+        if table.result is not None or match.finished:
+            raise CovenError("match_over", "the match is over")
+        await self._check_version(table, seat, version)
+        if seat not in table.to_move:
+            raise CovenError("not_your_turn", f"seat {seat} owes no decision now")
+        try:
+            step = table.game.apply(table.state, seat, action)
+        except IllegalAction as exc:
+            raise CovenError.from_illegal(exc) from None
+        assert match.acted is not None and match.owing_since is not None  # see Tables.adopt
+        acted = list(match.acted)
+        acted[seat] = match.version + 1
+        record = table.room.seat(seat)
+        back = frozenset({seat}) if not by_bot and record is not None and record.away else None
+        now = time.time()
+        owing = owing_after(
+            table.to_move,
+            table.game.to_move(step.state),
+            match.owing_since,
+            now,
+            back or frozenset(),
+        )
+        new = NewAction(
+            seat=seat,
+            action=action,
+            client_id=client_id,
+            stage_before=match.stage,
+            events=list(step.events),
+            by_bot=by_bot,
+            snapshot=table.game.dump(step.state),
+            stage_after=table.game.stage(step.state),
+            finished=table.game.result(step.state) is not None,
+            # A person's move takes the seat back from a bot, if one was playing for it.
+            clear_away=not by_bot,
+            acted=acted,
+            owing_since=owing,
+            at=now,
+        )
+        return new, step
+
+    async def _act_locked(
+        self,
+        code: str,
+        table: Table,
+        seat: int,
+        action: dict[str, Any],
+        client_id: str,
+        version: int | None,
+        by_bot: bool,
+    ) -> Ack | tuple[Table, MatchRecord, NewAction, Step, Committed]:
+        """The move again, holding the match row (PostgreSQL): the match as it is now, the
+        action re-validated against it, the commit inside the same transaction. A refusal
+        here is a real one (checked against the committed state)."""
+        refused: CovenError | None = None
+        async with self.repo.locked_match(table.match.id) as (locked, head):
+            if head is None:
+                raise CovenError("not_started", "the match has not started yet")
+            fresh = await self.tables.adopt(code, table.room, *head)
+            match = fresh.match
+            try:
+                new, step = await self._apply(fresh, seat, action, client_id, version, by_bot)
+            except CovenError as exc:
+                refused = exc
+            else:
+                try:
+                    committed = await self.repo.commit_action(match, new, locked)
+                except ClientIdTaken:
+                    refused = CovenError("client_id_taken", "this client_id was used")
+                else:
+                    if committed is None:  # cannot happen: the row is held
+                        raise CovenError("busy", "the table is very busy; try again")
+                    return fresh, match, new, step, committed
+        twin = await self._twin(table.match.id, seat, client_id)
+        if twin is not None:
+            return twin
+        raise refused
+
+    async def _twin(self, match_id: int, seat: int, client_id: str) -> Ack | None:
+        """The acknowledgement of an already-applied submission with this client_id."""
+        twin = await self.repo.action_by_client_id(match_id, client_id)
+        if twin is None:
+            return None
+        if twin.seat != seat:
+            raise CovenError("client_id_taken", "another seat used this client_id")
+        return Ack(client_id, twin.version, duplicate=True)
+
+    async def _check_version(self, table: Table, seat: int, version: int | None) -> None:
+        """An older version is accepted only from a seat that has not acted since it, and only
+        while the match is still in the stage it was in then: two players choosing at once
+        never see stale_version, and a sub-action sent twice (two tabs, a retry under a new
+        client_id) never applies twice. No version: checked against the current state only."""
+        current = table.match.version
+        if version is None or version == current:
+            return
+        if version > current or version < 0:
+            raise CovenError("bad_version", f"version {version} is ahead of the match ({current})")
+        assert table.match.acted is not None  # see Tables.adopt
+        if table.match.acted[seat] > version:
+            raise CovenError(
+                "stale_version",
+                f"seat {seat} has acted since version {version} (now {current}); re-sync and retry",
+            )
+        stage = table.stages.get(version)
+        if stage is None:
+            seen = await self.repo.action_at(table.match.id, version + 1)
+            stage = seen.stage if seen is not None else None
+        if stage != table.match.stage:
+            raise CovenError(
+                "stale_version",
+                f"the table moved on since version {version} (now {current}); re-sync and retry",
+            )
+
+    async def bot_act(
+        self, code: str, table: Table, seat: int, action: Action, client_id: str | None = None
+    ) -> Ack:
+        """Submit a bot's (or the turn clock's stand-in's) choice, made at ``table``'s version
+        from ``seat``'s view, under the bots' client_id namespace."""
+        return await self.act(
+            code,
+            seat,
+            action,
+            client_id or bot_client_id(seat, table.version),
+            table.version,
+            by_bot=True,
+        )

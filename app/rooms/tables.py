@@ -1,0 +1,341 @@
+"""This worker's copies of rooms and matches: ``Table`` (one committed version of a match, with
+its rendered ``state`` messages) and ``Tables``, the cache that loads them, brings them up to
+date with other workers' moves, and lets them go.
+
+A copy is a cache, never the truth: the move path's version-guarded commit is what keeps a
+match right, and every change of a room's seats is announced on the bus ("room"), which drops
+the copies here (``room_changed``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+from dataclasses import dataclass, field
+from typing import Any
+
+from app import wire
+from app.errors import CovenError
+from app.rooms.keys import hash_token, seat_of
+from app.store.repository import MatchRecord, NewAction, Repository, RoomRecord
+from engine import registry
+from engine.protocol import Event, Game, IllegalAction, events_for
+
+STAGES_KEPT = 64
+
+
+def find_game(game_id: str) -> Game:
+    try:
+        return registry.get(game_id)
+    except IllegalAction as exc:
+        raise CovenError.from_illegal(exc) from None
+
+
+@dataclass(slots=True)
+class Table:
+    """One committed version of a match, as this worker holds it in memory."""
+
+    room: RoomRecord
+    match: MatchRecord
+    game: Game
+    state: Any
+    events: list[Event]
+    to_move: frozenset[int]
+    result: dict[str, Any] | None
+    # The stage at each recent version this worker saw (the stale-version check).
+    stages: dict[int, str] = field(default_factory=dict)
+    # The events of each recent version this worker committed or saw, in order: a socket
+    # that missed versions catches up from here without reading the actions back.
+    history: dict[int, list[Event]] = field(default_factory=dict)
+    _rendered: dict[int | None, str] = field(default_factory=dict)
+
+    @property
+    def version(self) -> int:
+        return self.match.version
+
+    def events_since(self, seen: int) -> list[Event] | None:
+        """Every event of versions ``seen + 1`` … now, if this copy still holds them all."""
+        if all(v in self.history for v in range(seen + 1, self.version + 1)):
+            return [e for v in range(seen + 1, self.version + 1) for e in self.history[v]]
+        return None
+
+    def message(self, seat: int | None) -> dict[str, Any]:
+        """The ``state`` message for ``seat`` (``None``: spectator)."""
+        legal = (
+            self.game.legal_actions(self.state, seat)
+            if seat is not None and seat in self.to_move
+            else []
+        )
+        return {
+            "type": "state",
+            "version": self.version,
+            "seat": seat,
+            "view": self.game.view(self.state, seat),
+            "to_move": sorted(self.to_move),
+            "legal": legal,
+            "events": events_for(self.events, seat),
+            "result": self.result,
+        }
+
+    def catch_up_text(self, seat: int | None, events: list[Event]) -> str:
+        """The ``state`` message for a socket that missed versions: ``events`` holds every
+        event since its last version, so the table log has no holes."""
+        message = self.message(seat)
+        message["events"] = events_for(events, seat)
+        return wire.dumps(message)
+
+    def message_text(self, seat: int | None) -> str:
+        text = self._rendered.get(seat)
+        if text is None:
+            text = wire.dumps(self.message(seat))
+            self._rendered[seat] = text
+        return text
+
+
+def match_stages(table: Table, match: MatchRecord) -> dict[int, str]:
+    """The recent stage history of ``table``, with ``match``'s own version, bounded."""
+    stages = {v: st for v, st in table.stages.items() if v > match.version - STAGES_KEPT}
+    stages[match.version] = match.stage
+    return stages
+
+
+def recent_history(table: Table, version: int, events: list[Event]) -> dict[int, list[Event]]:
+    """``table``'s recent events with ``version``'s own, bounded like the stages."""
+    history = {v: e for v, e in table.history.items() if v > version - STAGES_KEPT}
+    history[version] = events
+    return history
+
+
+def make_table(
+    room: RoomRecord, match: MatchRecord, game: Game, state: Any, events: list[Event]
+) -> Table:
+    result = game.result(state)
+    return Table(
+        room=room,
+        match=match,
+        game=game,
+        state=state,
+        events=events,
+        to_move=game.to_move(state),
+        result=result.as_dict() if result is not None else None,
+    )
+
+
+def next_table(
+    table: Table, room: RoomRecord, new: NewAction, state: Any, stage_since: float
+) -> Table:
+    """The copy after this worker committed ``new`` onto ``table``: built from what it
+    committed, with no read."""
+    match = table.match
+    new_match = dataclasses.replace(
+        match,
+        version=match.version + 1,
+        snapshot=new.snapshot,
+        stage=new.stage_after,
+        stage_since=stage_since,
+        finished=new.finished,
+        acted=tuple(new.acted),
+        owing_since=tuple(new.owing_since),
+    )
+    stages = match_stages(table, match)
+    stages[new_match.version] = new.stage_after
+    history = recent_history(table, new_match.version, new.events)
+    table = make_table(room, new_match, table.game, state, new.events)
+    table.stages = stages
+    table.history = history
+    return table
+
+
+class Tables:
+    """The rooms and matches this worker holds, and one lock per room for its moves."""
+
+    def __init__(self, repo: Repository) -> None:
+        self.repo = repo
+        self._locks: dict[str, asyncio.Lock] = {}
+        self._tables: dict[str, Table] = {}
+        self._rooms: dict[str, RoomRecord] = {}
+
+    def lock(self, code: str) -> asyncio.Lock:
+        lock = self._locks.get(code)
+        if lock is None:
+            lock = self._locks[code] = asyncio.Lock()
+        return lock
+
+    # -- rooms ------------------------------------------------------------------------------
+
+    async def room(self, code: str, *, cached: bool = False) -> RoomRecord:
+        """The room and its seats; with ``cached``, this worker's copy when it has one (seats
+        change rarely, and every change is announced on the bus: see ``room_changed``)."""
+        if cached and (room := self._rooms.get(code)) is not None:
+            return room
+        room = await self.repo.room(code)
+        if room is None:
+            raise CovenError("room_not_found", f"no room {code!r}")
+        self._rooms[code] = room
+        return room
+
+    def room_status(self, code: str, status: str) -> None:
+        """The room's status changed and nothing else (a match ended): update the copies."""
+        room = self._rooms.get(code)
+        if room is not None:
+            self._rooms[code] = room = dataclasses.replace(room, status=status)
+        table = self._tables.get(code)
+        if table is not None and room is not None:
+            table.room = room
+
+    def room_changed(self, code: str) -> None:
+        """Seats changed (joined, bot, away): drop this worker's copies of the room and of the
+        match that holds it, so the next look reads both."""
+        self._rooms.pop(code, None)
+        self._tables.pop(code, None)
+
+    def seats_changed(self, code: str) -> None:
+        """A seat record of a started match changed here: the next look reads the match."""
+        self._tables.pop(code, None)
+
+    async def seat_for(self, code: str, token: str | None) -> tuple[RoomRecord, int | None]:
+        """The room and the seat ``token`` holds, from this worker's copy when it knows the
+        token (a seat taken through another worker makes it look again)."""
+        room = await self.room(code, cached=True)
+        if token and room.seat_for_token_hash(hash_token(token)) is None:
+            room = await self.room(code)
+        return room, seat_of(room, token)
+
+    # -- matches ----------------------------------------------------------------------------
+
+    async def table(self, code: str, at_least: int | None = None, *, fresh: bool = False) -> Table:
+        """The latest committed version (reusing this worker's copy when it is current).
+
+        With ``at_least``, this worker's copy is enough when it is that new; ``fresh``
+        always asks the database for the match."""
+        cached = self._tables.get(code)
+        if not fresh and cached is not None and at_least is not None and cached.version >= at_least:
+            return cached
+        if cached is not None and cached.result is None:
+            caught = await self._catch_up(code, cached)
+            if caught is not None:
+                return caught
+        # Seats change rarely and every change is announced ("room" on the bus), so the
+        # room comes from this worker's copy; the match always from the database.
+        room = await self.room(code, cached=True)
+        if room.status == "open":
+            room = await self.room(code)  # it may have started through another worker
+        if room.status == "open":
+            raise CovenError("not_started", "the match has not started yet")
+        head = await self.repo.match_head(room.id)
+        if head is None:
+            raise CovenError("not_started", "the match has not started yet")
+        return await self.adopt(code, room, *head)
+
+    async def _catch_up(self, code: str, cached: Table) -> Table | None:
+        """This worker's copy brought up to date by replaying the actions committed since
+        (another worker's moves): one small read instead of the snapshot. ``None`` when the
+        replay cannot be trusted (a gap, a refusal, a different stage): read it all."""
+        head = await self.repo.moves.head(cached.match.id, cached.version)
+        if head is None:
+            return None
+        latest = self._tables.get(code)
+        if latest is not None and latest.match.id == cached.match.id:
+            cached = latest  # moved on meanwhile (this worker's own commit)
+        if head.version <= cached.version:
+            return cached
+        done = [d for d in head.done if d.version > cached.version]
+        if [d.version for d in done] != list(range(cached.version + 1, head.version + 1)):
+            return None
+        game, state = cached.game, cached.state
+        stages = match_stages(cached, cached.match)
+        history = dict(cached.history)
+        try:
+            for d in done:
+                state = game.apply(state, d.seat, d.action).state
+                stages[d.version - 1] = d.stage
+                history[d.version] = d.events
+        except IllegalAction:
+            return None
+        if game.stage(state) != head.stage or (game.result(state) is not None) != head.finished:
+            return None
+        room = await self.room(code, cached=True)
+        match = dataclasses.replace(
+            cached.match,
+            version=head.version,
+            snapshot={},  # not kept: this copy's state is the replayed one
+            stage=head.stage,
+            stage_since=head.stage_since,
+            finished=head.finished,
+            acted=tuple(head.acted) if head.acted is not None else cached.match.acted,
+            owing_since=(
+                tuple(head.owing_since)
+                if head.owing_since is not None
+                else cached.match.owing_since
+            ),
+        )
+        table = make_table(room, match, game, state, done[-1].events)
+        table.stages = {v: st for v, st in stages.items() if v > head.version - STAGES_KEPT}
+        table.stages[head.version] = head.stage
+        table.history = {v: e for v, e in history.items() if v > head.version - STAGES_KEPT}
+        self._tables[code] = table
+        return table
+
+    async def adopt(
+        self, code: str, room: RoomRecord, match: MatchRecord, events: list[Event]
+    ) -> Table:
+        """This worker's copy becomes ``match`` as read from the database (unless it already
+        holds that version or a newer one)."""
+        cached = self._tables.get(code)
+        if cached is not None and cached.version == match.version:
+            cached.room = room
+            return cached
+        if cached is not None and cached.version > match.version:
+            return cached  # a newer commit landed meanwhile; never go backwards
+        game = find_game(match.game_id)
+        state = game.load(match.snapshot)
+        match = await self._complete(match, game, state)
+        table = make_table(room, match, game, state, events)
+        if cached is not None and cached.match.id == match.id:
+            table.stages = match_stages(cached, cached.match)
+            table.history = recent_history(cached, match.version, events)
+        else:
+            table.history[match.version] = events
+        table.stages[match.version] = match.stage
+        self._tables[code] = table
+        return table
+
+    async def _complete(self, match: MatchRecord, game: Game, state: Any) -> MatchRecord:
+        """Fill in the per-seat bookkeeping of a match stored before migration 0002."""
+        if match.acted is not None and match.owing_since is not None:
+            return match
+        acted = match.acted
+        if acted is None:
+            acted = tuple([await self.repo.last_acted(match.id, s) for s in range(match.players)])
+        owing = match.owing_since
+        if owing is None:
+            to_move = game.to_move(state)
+            owing = tuple(match.stage_since if s in to_move else None for s in range(match.players))
+        return dataclasses.replace(match, acted=acted, owing_since=owing)
+
+    def keep(self, code: str, table: Table) -> None:
+        """``table`` is this worker's copy from now on (its own commit)."""
+        self._tables[code] = table
+
+    def cached(self, code: str) -> Table | None:
+        """This worker's latest copy, without asking the database (may be behind)."""
+        return self._tables.get(code)
+
+    # -- letting go -------------------------------------------------------------------------
+
+    def forget(self, code: str) -> None:
+        self._tables.pop(code, None)
+        self._rooms.pop(code, None)
+        lock = self._locks.get(code)
+        if lock is not None and not lock.locked():
+            del self._locks[code]
+
+    def release_idle(self, keep: set[str]) -> int:
+        """Forget this worker's copies of finished matches, and of rooms with no match in
+        memory, except the rooms in ``keep`` (sockets are open here): a long-running worker's
+        memory stays flat. Copies are caches; the next look reads the database."""
+        idle = [c for c, t in self._tables.items() if c not in keep and t.result is not None]
+        idle += [c for c in self._rooms if c not in keep and c not in self._tables]
+        for code in idle:
+            self.forget(code)
+        return len(idle)
