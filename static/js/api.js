@@ -51,6 +51,24 @@ export const seats = {
   },
 };
 
+// The server takes at most this many in one request (POST /api/me/tables).
+const MAX_HELD_SEATS = 200;
+
+/** Every seat token this browser keeps, as ``[{room, token}]``: sent in request bodies only
+ * (the home page's tables), never in a URL. */
+export function heldSeats() {
+  const prefix = seatKey("");
+  const held = [];
+  for (let i = 0; i < localStorage.length && held.length < MAX_HELD_SEATS; i += 1) {
+    const name = localStorage.key(i);
+    if (!name || !name.startsWith(prefix)) continue;
+    const room = name.slice(prefix.length);
+    const seat = seats.get(room);
+    if (seat) held.push({ room, token: seat.token });
+  }
+  return held;
+}
+
 export const playerName = {
   get: () => localStorage.getItem("coven:name") || "",
   set: (name) => localStorage.setItem("coven:name", name),
@@ -72,10 +90,11 @@ export function rejoinUrl(code, seat, token) {
 }
 
 /** Create a room, remember its seat, and return its code. */
-export async function createRoom({ game, visibility, options, name, turnSeconds, seats: seatCount }) {
+export async function createRoom({ game, visibility, options, name, turnSeconds, seats: seatCount, circle }) {
   const body = { game, visibility, options, name };
   if (turnSeconds) body.turn_seconds = turnSeconds; // none: no clock
   if (seatCount) body.seats = seatCount; // none: the game's maximum
+  if (circle) body.circle = circle; // a table opened for a circle (its public id)
   const created = await api("POST", "/api/rooms", { body });
   seats.set(created.room.code, created.seat, created.token);
   playerName.set(name);

@@ -3,6 +3,7 @@
 import { api, createRoom, playerName } from "./api.js";
 import { clear, h } from "./dom.js";
 import { errorText, typedName } from "./forms.js";
+import { showHome } from "./home.js";
 import { has, initI18n, onLanguageChange, t } from "./i18n.js";
 
 const POLL_MS = 3000;
@@ -203,6 +204,34 @@ async function pollRooms() {
   setTimeout(pollRooms, POLL_MS);
 }
 
+// A table opened for a circle (``/?circle=<id>``, from the circle's page): its members find it
+// on their home page. Only a member may; the server checks it again.
+let forCircle = null;
+
+async function readCircle() {
+  const id = new URLSearchParams(location.search).get("circle");
+  if (!id) return;
+  try {
+    forCircle = (await api("GET", `/api/circles/${encodeURIComponent(id)}`)).circle;
+  } catch {
+    return;
+  }
+  // A circle's table is for its members: private unless the host says otherwise.
+  document.querySelector('input[name="visibility"][value="private"]').checked = true;
+  renderForCircle();
+}
+
+function renderForCircle() {
+  const note = clear(document.getElementById("for-circle"));
+  note.hidden = !forCircle;
+  if (!forCircle) return;
+  note.append(
+    t("lobby.for_circle", { name: forCircle.name }),
+    " ",
+    h("button", { class: "btn small ghost", type: "button", "data-testid": "not-for-circle", onclick: () => { forCircle = null; renderForCircle(); } }, t("lobby.not_for_circle")),
+  );
+}
+
 async function main() {
   await initI18n();
   const nameInput = document.getElementById("host-name");
@@ -220,6 +249,7 @@ async function main() {
       if (input) input.checked = true;
     }
     renderRooms();
+    renderForCircle();
   });
   document.getElementById("create-form").addEventListener("submit", async (event) => {
     event.preventDefault();
@@ -243,6 +273,7 @@ async function main() {
         name,
         turnSeconds: setup.turnSeconds,
         seats: setup.seats,
+        circle: forCircle ? forCircle.public_id : null,
       });
       location.href = `/r/${encodeURIComponent(code)}`;
     } catch (err) {
@@ -251,6 +282,7 @@ async function main() {
     }
   });
   pollRooms();
+  await Promise.all([readCircle(), showHome().catch((err) => console.error(err))]);
   document.body.dataset.ready = "1";
 }
 
