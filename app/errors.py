@@ -45,6 +45,16 @@ STATUS: dict[str, int] = {
     "bad_number": 422,
     "bad_origin": 403,
     "unknown_bot": 422,
+    # profiles (app/profiles)
+    "no_profile": 401,
+    "profile_held": 409,
+    "profile_not_found": 404,
+    "bad_name": 422,
+    "device_link_invalid": 404,
+    "device_link_expired": 410,
+    "passkey_unknown": 404,
+    "passkey_failed": 401,
+    "passkeys_unavailable": 409,
 }
 
 

@@ -20,11 +20,13 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app import wire
-from app.api import http, ws
+from app.api import http, profiles, ws
 from app.api.deps import Limits, Services
+from app.api.same_origin import SameOriginGuard
 from app.bus import make_bus
 from app.errors import CovenError
 from app.logs import redact_tokens_in_logs
+from app.profiles.service import ProfileService
 from app.rooms.bots import BotRunner
 from app.rooms.hub import Hub
 from app.rooms.service import RoomService
@@ -312,6 +314,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         bus = make_bus(settings)
         await bus.start()
         repo = Repository(engine, settings.database_schema)
+        app.state.profiles = ProfileService(engine, settings)
         service = RoomService(repo, bus)
         hub = Hub(service, bus)
         bots = BotRunner(service, settings)
@@ -340,7 +343,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     _install_error_handlers(app)
     app.include_router(http.router)
     app.include_router(ws.router)
+    app.include_router(profiles.router)
     _include_pages(app)
+    # Inside the guard: a refused request still gets the security headers.
+    app.add_middleware(SameOriginGuard, settings=settings)
     app.add_middleware(RequestGuard, settings=settings)
     redact_tokens_in_logs()
     return app

@@ -1,0 +1,67 @@
+"""Claims: a profile takes the seats this browser held as a guest (or the seat a profile holder
+just took), and their finished matches' rows in history."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from sqlalchemy import select, update
+
+from app.profiles.db import ProfileDatabase
+from app.profiles.records import SeatToken
+from app.rooms.keys import hash_token
+from app.store.models import MatchPlayerRow, MatchResultRow, RoomRow, SeatRow
+
+
+class Claims:
+    def __init__(self, db: ProfileDatabase) -> None:
+        self.db = db
+
+    async def claim(self, profile_id: int, seats: Sequence[SeatToken]) -> int:
+        """Give ``profile_id`` every seat of ``seats`` whose token matches, that no profile
+        holds yet and whose profile was never deleted; how many it got.
+
+        A seat token proves its holder sat there. A seat another profile holds stays its, and
+        a deleted profile's seats stay "a former player": deleting is for good. The matches
+        those seats finished enter the profile's history (ratings were settled when each
+        match ended and do not move)."""
+        wanted = {hash_token(s.token): s.room for s in seats}
+        if not wanted:
+            return 0
+        async with self.db.write() as session:
+            found = (
+                await session.execute(
+                    select(
+                        SeatRow.id, SeatRow.room_id, SeatRow.seat, SeatRow.token_hash, RoomRow.code
+                    )
+                    .join(RoomRow, RoomRow.id == SeatRow.room_id)
+                    .where(
+                        SeatRow.token_hash.in_(list(wanted)),
+                        SeatRow.profile_id.is_(None),
+                        SeatRow.former.is_(False),
+                    )
+                )
+            ).all()
+            taken = [
+                (seat_id, room_id, seat)
+                for seat_id, room_id, seat, token_hash, code in found
+                if token_hash is not None and wanted.get(token_hash) == code
+            ]
+            for seat_id, room_id, seat in taken:
+                await session.execute(
+                    update(SeatRow)
+                    .where(SeatRow.id == seat_id, SeatRow.profile_id.is_(None))
+                    .values(profile_id=profile_id)
+                )
+                finished = select(MatchResultRow.match_id).where(MatchResultRow.room_id == room_id)
+                await session.execute(
+                    update(MatchPlayerRow)
+                    .where(
+                        MatchPlayerRow.match_id.in_(finished),
+                        MatchPlayerRow.seat == seat,
+                        MatchPlayerRow.profile_id.is_(None),
+                        MatchPlayerRow.former.is_(False),
+                    )
+                    .values(profile_id=profile_id)
+                )
+            return len(taken)

@@ -1,0 +1,138 @@
+"""Everything Coven holds about a profile, as one JSON-ready dict (``GET /api/profile/export``).
+
+Secrets are never in it: of the browser keys only how and when each was made and last used,
+of the passkeys their public credential ids and dates.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import select
+
+from app.profiles.db import ProfileDatabase
+from app.store.models import (
+    MatchPlayerRow,
+    MatchResultRow,
+    PasskeyRow,
+    ProfileKeyRow,
+    ProfileRow,
+    RatingRow,
+    RoomRow,
+    SeatRow,
+)
+
+FORMAT = "coven-profile-export/1"
+
+
+class ProfileExport:
+    def __init__(self, db: ProfileDatabase) -> None:
+        self.db = db
+
+    async def export(self, profile_id: int, now: float) -> dict[str, Any]:
+        async with self.db.read() as session:
+            profile = (
+                await session.execute(select(ProfileRow).where(ProfileRow.id == profile_id))
+            ).scalar_one()
+            keys = (
+                await session.execute(
+                    select(ProfileKeyRow.via, ProfileKeyRow.created_at, ProfileKeyRow.last_used_at)
+                    .where(ProfileKeyRow.profile_id == profile_id)
+                    .order_by(ProfileKeyRow.created_at)
+                )
+            ).all()
+            passkeys = (
+                await session.execute(
+                    select(PasskeyRow.credential_id, PasskeyRow.created_at, PasskeyRow.last_used_at)
+                    .where(PasskeyRow.profile_id == profile_id)
+                    .order_by(PasskeyRow.created_at)
+                )
+            ).all()
+            seats = (
+                await session.execute(
+                    select(
+                        RoomRow.code,
+                        RoomRow.game_id,
+                        RoomRow.name,
+                        RoomRow.status,
+                        RoomRow.created_at,
+                        SeatRow.seat,
+                        SeatRow.name,
+                    )
+                    .join(RoomRow, RoomRow.id == SeatRow.room_id)
+                    .where(SeatRow.profile_id == profile_id)
+                    .order_by(RoomRow.created_at)
+                )
+            ).all()
+            matches = (
+                await session.execute(
+                    select(
+                        MatchPlayerRow, RoomRow.code, MatchResultRow.players, MatchResultRow.rated
+                    )
+                    .join(MatchResultRow, MatchResultRow.match_id == MatchPlayerRow.match_id)
+                    .join(RoomRow, RoomRow.id == MatchResultRow.room_id)
+                    .where(MatchPlayerRow.profile_id == profile_id)
+                    .order_by(MatchPlayerRow.finished_at)
+                )
+            ).all()
+            ratings = (
+                (await session.execute(select(RatingRow).where(RatingRow.profile_id == profile_id)))
+                .scalars()
+                .all()
+            )
+        return {
+            "format": FORMAT,
+            "exported_at": now,
+            "profile": {
+                "public_id": profile.public_id,
+                "name": profile.name,
+                "listed": profile.listed,
+                "created_at": profile.created_at,
+            },
+            "browsers": [
+                {"via": via, "created_at": created, "last_used_at": used}
+                for via, created, used in keys
+            ],
+            "passkeys": [
+                {"credential_id": credential, "created_at": created, "last_used_at": used}
+                for credential, created, used in passkeys
+            ],
+            "seats": [
+                {
+                    "room": code,
+                    "game": game,
+                    "room_name": room_name,
+                    "status": status,
+                    "created_at": created,
+                    "seat": seat,
+                    "name": name,
+                }
+                for code, game, room_name, status, created, seat, name in seats
+            ],
+            "matches": [
+                {
+                    "room": code,
+                    "game": row.game_id,
+                    "finished_at": row.finished_at,
+                    "players": players,
+                    "rated": rated,
+                    "seat": row.seat,
+                    "name": row.name,
+                    "place": row.place,
+                    "score": row.score,
+                    "stats": row.stats,
+                }
+                for row, code, players, rated in matches
+            ],
+            "ratings": [
+                {
+                    "game": r.game_id,
+                    "mu": r.mu,
+                    "sigma": r.sigma,
+                    "ordinal": r.ordinal,
+                    "matches": r.matches,
+                    "updated_at": r.updated_at,
+                }
+                for r in ratings
+            ],
+        }
