@@ -1,0 +1,261 @@
+"""Every read of history: a profile's matches, per-game figures and ratings, a leaderboard,
+two profiles' record against each other, and one match's results (its end screen).
+
+Each is one or two indexed range reads (``match_players`` by profile and time, ``ratings`` by
+game and ordinal), so a profile with thousands of matches costs its page size, not its past;
+the per-game figures are summed by the database over the profile's rows of that game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from sqlalchemy import case, func, select, tuple_
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
+
+from app.results.finish import statistic_names
+from app.results.records import (
+    FigureSummary,
+    GameSummary,
+    HistoryPage,
+    LeaderboardLine,
+    MatchLine,
+    ProfileCard,
+    RatingLine,
+    SeatLine,
+    VersusLine,
+)
+from app.results.visibility import Viewer
+from app.store.models import MatchPlayerRow, MatchResultRow, ProfileRow, RatingRow, RoomRow
+from engine.protocol import Game
+
+PAGE = 20
+MAX_PAGE = 100
+LEADERBOARD = 100
+
+MP = MatchPlayerRow
+
+
+class Queries:
+    def __init__(self, engine: AsyncEngine, games: Callable[[], Sequence[Game]]) -> None:
+        # Reads run without a transaction: no BEGIN/ROLLBACK round trips around them.
+        self.readers = async_sessionmaker(
+            engine.execution_options(isolation_level="AUTOCOMMIT"), expire_on_commit=False
+        )
+        self.games = games
+
+    def session(self) -> AsyncSession:
+        """One connection for several reads (a page asks for four)."""
+        return self.readers()
+
+    # -- profiles -----------------------------------------------------------------------------
+
+    async def profile(self, session: AsyncSession, public_id: str) -> ProfileCard | None:
+        row = (
+            await session.execute(
+                select(ProfileRow.id, ProfileRow.public_id, ProfileRow.name, ProfileRow.listed)
+                .where(ProfileRow.public_id == public_id)
+            )
+        ).first()
+        return ProfileCard(row.id, row.public_id, row.name, row.listed) if row else None
+
+    async def ratings(self, session: AsyncSession, profile_id: int) -> list[RatingLine]:
+        rows = await session.execute(
+            select(RatingRow.game_id, RatingRow.mu, RatingRow.sigma, RatingRow.ordinal,
+                   RatingRow.matches)
+            .where(RatingRow.profile_id == profile_id)
+            .order_by(RatingRow.game_id)
+        )
+        return [RatingLine(r.game_id, r.mu, r.sigma, r.ordinal, r.matches) for r in rows]
+
+    async def game_summaries(self, session: AsyncSession, profile_id: int) -> list[GameSummary]:
+        """Per game she played: matches, wins, average place and the game's figures (summed
+        and averaged by the database over her rows of that game: one index range each)."""
+        summaries = []
+        for game in self.games():
+            names = statistic_names(game)
+            figures = [MP.stats[name].as_float() for name in names]
+            row = (
+                await session.execute(
+                    select(
+                        func.count(),
+                        func.coalesce(func.sum(case((MP.place == 1, 1), else_=0)), 0),
+                        func.avg(MP.place),
+                        *(func.sum(f) for f in figures),
+                        *(func.count(f) for f in figures),
+                    ).where(MP.profile_id == profile_id, MP.game_id == game.id)
+                )
+            ).one()
+            matches, wins, average_place = row[0], row[1], row[2]
+            if not matches:
+                continue
+            sums, counts = row[3 : 3 + len(names)], row[3 + len(names) :]
+            summaries.append(
+                GameSummary(
+                    game.id,
+                    int(matches),
+                    int(wins),
+                    float(average_place),
+                    [
+                        FigureSummary(name, float(total or 0), float(total) / n if n else None)
+                        for name, total, n in zip(names, sums, counts, strict=True)
+                    ],
+                )
+            )
+        return summaries
+
+    # -- matches ------------------------------------------------------------------------------
+
+    async def history(
+        self,
+        session: AsyncSession,
+        profile_id: int,
+        viewer: Viewer,
+        before: tuple[float, int] | None = None,
+        limit: int = PAGE,
+    ) -> HistoryPage:
+        """Her finished matches, newest first, ``limit`` at a time, older than ``before``
+        (the ``next`` of the previous page)."""
+        page = (
+            select(MP.match_id, MP.finished_at)
+            .where(MP.profile_id == profile_id)
+            .distinct()
+            .order_by(MP.finished_at.desc(), MP.match_id.desc())
+            .limit(limit + 1)
+        )
+        if before is not None:
+            page = page.where(tuple_(MP.finished_at, MP.match_id) < tuple_(*before))
+        found = (await session.execute(page)).all()
+        more = len(found) > limit
+        found = found[:limit]
+        lines = await self._matches(session, [m.match_id for m in found], viewer)
+        last = found[-1] if found else None
+        return HistoryPage(
+            [lines[m.match_id] for m in found],
+            (last.finished_at, last.match_id) if more and last is not None else None,
+        )
+
+    async def _matches(
+        self, session: AsyncSession, match_ids: list[int], viewer: Viewer
+    ) -> dict[int, MatchLine]:
+        """Every seat of these matches, as ``viewer`` may see them."""
+        if not match_ids:
+            return {}
+        rows = (
+            await session.execute(
+                select(
+                    MP.match_id, MP.seat, MP.name, MP.place, MP.score, MP.bot_level, MP.former,
+                    MP.profile_id, MP.stats, MatchResultRow.game_id, MatchResultRow.finished_at,
+                    MatchResultRow.rated, RoomRow.code, RoomRow.visibility,
+                    ProfileRow.public_id, ProfileRow.listed,
+                )
+                .join(MatchResultRow, MatchResultRow.match_id == MP.match_id)
+                .join(RoomRow, RoomRow.id == MatchResultRow.room_id)
+                .outerjoin(ProfileRow, ProfileRow.id == MP.profile_id)
+                .where(MP.match_id.in_(match_ids))
+                .order_by(MP.match_id, MP.seat)
+            )
+        ).all()
+        by_match: dict[int, list[Any]] = {}
+        for row in rows:
+            by_match.setdefault(row.match_id, []).append(row)
+        return {match_id: _match_line(seats, viewer) for match_id, seats in by_match.items()}
+
+    async def room_results(
+        self, session: AsyncSession, code: str, viewer: Viewer
+    ) -> tuple[str, str, MatchLine | None] | None:
+        """The room's status, its game and its recorded match (``None`` until recorded);
+        ``None`` for an unknown room."""
+        room = (
+            await session.execute(
+                select(RoomRow.id, RoomRow.status, RoomRow.game_id).where(RoomRow.code == code)
+            )
+        ).first()
+        if room is None:
+            return None
+        match_id = (
+            await session.execute(
+                select(MatchResultRow.match_id).where(MatchResultRow.room_id == room.id)
+            )
+        ).scalar()
+        if match_id is None:
+            return room.status, room.game_id, None
+        lines = await self._matches(session, [match_id], viewer)
+        return room.status, room.game_id, lines.get(match_id)
+
+    # -- rankings -----------------------------------------------------------------------------
+
+    async def leaderboard(
+        self, session: AsyncSession, game_id: str, limit: int = LEADERBOARD
+    ) -> list[LeaderboardLine]:
+        """Listed profiles rated in ``game_id``, best ordinal first."""
+        rows = (
+            await session.execute(
+                select(
+                    ProfileRow.public_id, ProfileRow.name, RatingRow.ordinal, RatingRow.mu,
+                    RatingRow.sigma, RatingRow.matches,
+                )
+                .join(ProfileRow, ProfileRow.id == RatingRow.profile_id)
+                .where(RatingRow.game_id == game_id, ProfileRow.listed.is_(True))
+                .order_by(RatingRow.ordinal.desc(), RatingRow.profile_id)
+                .limit(limit)
+            )
+        ).all()
+        lines: list[LeaderboardLine] = []
+        for i, r in enumerate(rows):
+            shared = lines and lines[-1].ordinal == r.ordinal
+            rank = lines[-1].rank if shared else i + 1
+            lines.append(
+                LeaderboardLine(rank, r.public_id, r.name, r.ordinal, r.mu, r.sigma, r.matches)
+            )
+        return lines
+
+    async def versus(self, session: AsyncSession, one: int, other: int) -> list[VersusLine]:
+        """Every finished match both sat in, per game, from ``one``'s side: who placed
+        better, and draws (the same place)."""
+        theirs = MatchPlayerRow.__table__.alias("theirs")
+        rows = await session.execute(
+            select(
+                MP.game_id,
+                func.count(),
+                func.sum(case((MP.place < theirs.c.place, 1), else_=0)),
+                func.sum(case((MP.place > theirs.c.place, 1), else_=0)),
+                func.sum(case((MP.place == theirs.c.place, 1), else_=0)),
+            )
+            .join(theirs, (theirs.c.match_id == MP.match_id) & (theirs.c.profile_id == other))
+            .where(MP.profile_id == one)
+            .group_by(MP.game_id)
+            .order_by(MP.game_id)
+        )
+        return [
+            VersusLine(game, int(n), int(wins), int(losses), int(draws))
+            for game, n, wins, losses, draws in rows
+        ]
+
+
+def _match_line(seats: list[Any], viewer: Viewer) -> MatchLine:
+    first = seats[0]
+    sat_here = viewer.profile_id is not None and any(
+        s.profile_id == viewer.profile_id for s in seats
+    )
+    return MatchLine(
+        game_id=first.game_id,
+        finished_at=first.finished_at,
+        rated=first.rated,
+        code=first.code if first.visibility == "public" or sat_here else None,
+        seats=[
+            SeatLine(
+                seat=s.seat,
+                name=s.name,
+                place=s.place,
+                score=s.score,
+                bot_level=s.bot_level,
+                former=s.former,
+                public_id=s.public_id if viewer.may_see(s.profile_id, bool(s.listed)) else None,
+                you=viewer.profile_id is not None and s.profile_id == viewer.profile_id,
+                stats=dict(s.stats or {}),
+            )
+            for s in seats
+        ],
+    )

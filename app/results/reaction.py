@@ -1,0 +1,138 @@
+"""When a finished match is recorded: right after the move that ended it (the room layer's
+notice, in the worker that committed it), and by a sweep that finds finished matches without
+a result row — what a worker killed between the two missed, and matches that ended before
+history existed. Both go through ``Recorder.record``; the ledger's primary key makes any
+number of tries across workers record a match once.
+
+Recording never touches the match: it runs in its own task and transaction, after the move's
+commit, and a failure is logged and tried again by a later sweep.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Callable
+from typing import Any
+
+from sqlalchemy.exc import DBAPIError, IntegrityError
+
+from app.results.finish import finished_match
+from app.results.ledger import Ledger
+from app.rooms.notices import Moved
+from engine.protocol import Game, IllegalAction
+
+log = logging.getLogger(__name__)
+
+# A match whose recording failed this many times is left alone until the worker restarts (a
+# game no longer installed, a snapshot the engine refuses): the sweep must not spin on it.
+MAX_FAILURES = 3
+SWEEP_BATCH = 20
+
+
+class Recorder:
+    def __init__(
+        self, ledger: Ledger, games: Callable[[str], Game], sweep_seconds: float
+    ) -> None:
+        self.ledger = ledger
+        self.games = games
+        self.sweep_seconds = sweep_seconds
+        self._sweeper: asyncio.Task[None] | None = None
+        self._pending: dict[int, asyncio.Task[bool]] = {}
+        self._failures: dict[int, int] = {}
+
+    async def start(self) -> None:
+        self._sweeper = asyncio.create_task(self._sweep(), name="results-sweep")
+
+    async def close(self) -> None:
+        tasks: list[asyncio.Task[Any]] = list(self._pending.values())
+        if self._sweeper is not None:
+            tasks.append(self._sweeper)
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+
+    def after_move(self, moved: Moved) -> None:
+        """The room layer's notice of a move committed in this worker (``notices.on_move``):
+        the move that ended a match has it recorded now."""
+        if moved.finished:
+            self.match_finished(moved.table.match.id)
+
+    def match_finished(self, match_id: int) -> None:
+        """Record ``match_id`` soon (called in line on the move path: it only schedules)."""
+        if match_id in self._pending:
+            return
+        task = asyncio.create_task(self.record(match_id), name=f"results:{match_id}")
+        self._pending[match_id] = task
+        task.add_done_callback(lambda _: self._pending.pop(match_id, None))
+
+    async def record(self, match_id: int) -> bool:
+        """Record one finished match; ``True`` if this call wrote it. Never raises for a bad
+        match (logged, counted, retried by a later sweep)."""
+        for attempt in range(2):
+            try:
+                stored = await self.ledger.load(match_id)
+                if stored is None:
+                    return False
+                finished = finished_match(
+                    match_id=stored.match_id,
+                    room_id=stored.room_id,
+                    game=self.games(stored.game_id),
+                    snapshot=stored.snapshot,
+                    events=stored.events,
+                    holders=stored.holders,
+                    finished_at=stored.finished_at,
+                )
+                if finished is None:
+                    return False
+                written = await self.ledger.write(finished)
+                self._failures.pop(match_id, None)
+                return written
+            except asyncio.CancelledError:
+                raise
+            except (IntegrityError, DBAPIError) as exc:
+                # A profile deleted meanwhile, a deadlock victim: read again, once.
+                if attempt == 0:
+                    log.info("recording match %s: retrying after %s", match_id, type(exc).__name__)
+                    continue
+                self._failed(match_id)
+            except IllegalAction as exc:
+                log.warning("match %s cannot be recorded: %s", match_id, exc)
+                self._failed(match_id, permanent=True)
+            except Exception:
+                self._failed(match_id)
+                log.exception("recording match %s failed", match_id)
+            return False
+        return False
+
+    def _failed(self, match_id: int, *, permanent: bool = False) -> None:
+        count = MAX_FAILURES if permanent else self._failures.get(match_id, 0) + 1
+        self._failures[match_id] = count
+
+    def _given_up(self) -> list[int]:
+        return [m for m, n in self._failures.items() if n >= MAX_FAILURES]
+
+    async def sweep_once(self) -> int:
+        """Record what is finished and unrecorded now; how many this pass wrote."""
+        written = 0
+        for match_id in await self.ledger.unrecorded(SWEEP_BATCH, skip=self._given_up()):
+            pending = self._pending.get(match_id)
+            if pending is not None:
+                await asyncio.wait({pending})
+                continue
+            written += await self.record(match_id)
+        return written
+
+    async def _sweep(self) -> None:
+        while True:
+            try:
+                while await self.sweep_once() == SWEEP_BATCH:
+                    pass  # a backlog (a restart after a long outage): go on at once
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("results sweep failed")
+            await asyncio.sleep(self.sweep_seconds)
