@@ -241,15 +241,12 @@ def check_player_count(game: Game, players: object) -> int:
     return players
 
 
-def check_action_type(action: object) -> None:
-    """The first check of every ``apply``: an action is an object with a string ``type``."""
+def check_request(seat: object, action: object, players: int, over: bool) -> None:
+    """The checks every game's ``apply`` makes before any rule, in this order: an action is an
+    object with a string ``type`` (``bad_action``), the match still runs (``game_over``), and
+    ``seat`` is one of its seats (``bad_seat``)."""
     if not isinstance(action, dict) or not isinstance(action.get("type"), str):
         raise IllegalAction("bad_action", "an action is an object with a string 'type'")
-
-
-def check_seat_may_act(over: bool, seat: object, players: int) -> None:
-    """``apply``'s checks before any rule: the match still runs and ``seat`` is one of its
-    seats (``game_over``, then ``bad_seat``)."""
     if over:
         raise IllegalAction("game_over", "the match is over")
     if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < players:

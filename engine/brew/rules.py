@@ -38,15 +38,7 @@ from engine.brew.payments import Ledger
 from engine.brew.roles import EFFECTS, SHELF_OF_THIEF, shelf_options, single_colour, thief_gives
 from engine.brew.roles import buy_shelf as _buy_shelf
 from engine.brew.state import Round, State, Witch
-from engine.protocol import (
-    Action,
-    Event,
-    IllegalAction,
-    Step,
-    check_action_type,
-    check_seat_may_act,
-    private,
-)
+from engine.protocol import Action, Event, IllegalAction, Step, check_request, private
 from engine.rng import Rng
 
 _ORDER = {r: i for i, r in enumerate(ROLE_IDS)}
@@ -193,8 +185,7 @@ Handler = Callable[[State, State, int, Action, list[Event]], None]
 
 
 def apply(state: State, seat: int, action: Action) -> Step:
-    check_action_type(action)
-    check_seat_may_act(state.phase == "over", seat, state.players)
+    check_request(seat, action, state.players, state.phase == "over")
     kind = action["type"]
     handler = HANDLERS.get(state.phase, {}).get(kind)
     if handler is None:

@@ -17,15 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from engine.protocol import (
-    Action,
-    Event,
-    IllegalAction,
-    Step,
-    check_action_type,
-    check_seat_may_act,
-    private,
-)
+from engine.protocol import Action, Event, IllegalAction, Step, check_request, private
 from engine.rng import Rng
 from engine.seasons import bonus, effects_apprentice, effects_master, questions, readings, scoring
 from engine.seasons.cards import (
@@ -757,12 +749,11 @@ def offered(action: Action, options: list[Action]) -> bool:
 
 
 def apply(state: State, seat: int, action: Action) -> Step:
-    check_action_type(action)
-    if not _plain(action):
+    if not _plain(action):  # first: nothing below may meet a float or recurse through a deep value
         raise IllegalAction(
             "bad_action", "action fields are whole numbers, strings, short lists or objects"
         )
-    check_seat_may_act(state.phase == "over", seat, state.players)
+    check_request(seat, action, state.players, state.phase == "over")
     kind = action["type"]
     known = kind in ANSWER_TYPES or any(kind in table for table in ACTIONS.values())
     if not known:

@@ -14,15 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from engine.protocol import (
-    Action,
-    Event,
-    IllegalAction,
-    Step,
-    check_action_type,
-    check_seat_may_act,
-    private,
-)
+from engine.protocol import Action, Event, IllegalAction, Step, check_request, private
 from engine.rng import Rng
 from engine.whirling import arcana, brewing, personalities
 from engine.whirling.brewing import cube_dict
@@ -339,8 +331,7 @@ Handler = Callable[[State, int, Witch, Action, list[Event]], None]
 
 
 def apply(state: State, seat: int, action: Action) -> Step:
-    check_action_type(action)
-    check_seat_may_act(state.phase == "over", seat, state.players)
+    check_request(seat, action, state.players, state.phase == "over")
     handler = HANDLERS.get(state.phase, {}).get(action["type"])
     if handler is None:
         if any(action["type"] in table for table in HANDLERS.values()):
