@@ -1,70 +1,175 @@
-"""Rate limits, per client address and per seat token (all in this worker's memory).
+"""Rate limits per client address and per seat, counted where every worker sees them.
 
-A limit that answers "rate_limited" costs one dict look-up: a client flooding the server is
-refused before anything touches a table, a lock or the database.
+With ``COVEN_REDIS_URL`` the counts live in Redis (moving windows of the ``limits`` library,
+one Lua call per key), so a client spreading a flood over N workers gets one allowance, not
+N. Without Redis they live in this worker's memory. When Redis fails, this worker counts in
+its own memory, logs it once, and tries Redis again every ``REDIS_RETRY_SECONDS``: an outage
+never fails a request, it only makes the allowances per worker until Redis is back.
+
+Open sockets (``Counter``) stay per worker: a socket lives in one worker.
 """
 
 from __future__ import annotations
 
+import asyncio
+import hashlib
+import logging
+import math
 import time
-from collections import deque
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
+
+import redis.asyncio as redis
+from limits import RateLimitItemPerSecond
+from limits.aio.storage import MemoryStorage, RedisStorage
+from limits.aio.strategies import MovingWindowRateLimiter
+from limits.errors import StorageError
+from redis.asyncio.retry import Retry
+from redis.backoff import NoBackoff
+from sqlalchemy.engine import make_url
 
 from app.errors import CovenError
 
-# Keys idle this long are forgotten (a sweep on every ``SWEEP_EVERY``-th check).
-IDLE_SECONDS = 600.0
-SWEEP_EVERY = 1024
+log = logging.getLogger(__name__)
+
+# After a Redis failure, count in memory this long before asking Redis again (every check
+# would otherwise wait on a refused or silent connection).
+REDIS_RETRY_SECONDS = 5.0
+# A check waits at most this long for Redis: it sits on every move's path.
+REDIS_TIMEOUT_SECONDS = 1.0
+
+T = TypeVar("T")
+
+
+def deployment_key(database_url: str, database_schema: str | None) -> str:
+    """Workers of one deployment share one database: their counts share this prefix, and two
+    deployments (or two test runs) on one Redis never count each other's clients."""
+    where = make_url(database_url).render_as_string(hide_password=True)
+    return hashlib.sha256(f"{where}|{database_schema or ''}".encode()).hexdigest()[:12]
+
+
+class Counts:
+    """Where the windows count: Redis shared by the workers (when configured and answering),
+    else this worker's memory."""
+
+    def __init__(self, redis_url: str | None, deployment: str) -> None:
+        self._memory = MovingWindowRateLimiter(MemoryStorage())
+        self._shared: MovingWindowRateLimiter | None = None
+        self._pool: redis.ConnectionPool | None = None
+        self._retry_at = 0.0
+        self._failing = False
+        if redis_url:
+            self._pool = redis.ConnectionPool.from_url(
+                redis_url,
+                socket_connect_timeout=REDIS_TIMEOUT_SECONDS,
+                socket_timeout=REDIS_TIMEOUT_SECONDS,
+            )
+            # One immediate retry: a pooled connection that died with a restarted Redis
+            # costs a reconnect, not a fallback.
+            client: dict[str, Any] = {"connection_pool": self._pool, "retry": Retry(NoBackoff(), 1)}
+            storage = RedisStorage(
+                redis_url,
+                implementation="redispy",
+                wrap_exceptions=True,
+                key_prefix=f"coven:limits:{deployment}",
+                **client,
+            )
+            self._shared = MovingWindowRateLimiter(storage)
+
+    @property
+    def shared(self) -> bool:
+        """Whether the counts are in Redis right now (else in this worker's memory)."""
+        return self._shared is not None and not self._failing
+
+    async def run(self, step: Callable[[MovingWindowRateLimiter], Awaitable[T]]) -> T:
+        if self._shared is not None and time.monotonic() >= self._retry_at:
+            try:
+                result = await step(self._shared)
+            except (StorageError, OSError) as exc:
+                if not self._failing:
+                    log.warning(
+                        "rate limits: Redis failed (%s); each worker counts on its own until "
+                        "it is back",
+                        exc,
+                    )
+                self._failing = True
+                self._retry_at = time.monotonic() + REDIS_RETRY_SECONDS
+            else:
+                if self._failing:
+                    log.warning("rate limits: Redis is back; the workers count together again")
+                    self._failing = False
+                return result
+        return await step(self._memory)
+
+    async def close(self) -> None:
+        if self._pool is not None:
+            await self._pool.disconnect()
+
+
+async def _each(counts: Counts, calls: list[Awaitable[T]]) -> list[T]:
+    """Side by side on Redis (one round trip for them all); one after the other in memory,
+    where a gather would cost more than the look-ups themselves."""
+    if counts.shared:
+        return list(await asyncio.gather(*calls))
+    return [await call for call in calls]
 
 
 class Window:
-    """At most ``burst`` events per ``seconds`` for each key (a sliding window)."""
+    """At most ``burst`` events per ``seconds`` for each key (a moving window); ``name`` keeps
+    its counts apart from the other windows'."""
 
-    def __init__(self, burst: int, seconds: float, what: str) -> None:
+    def __init__(self, counts: Counts, name: str, burst: int, seconds: float, what: str) -> None:
+        self.counts = counts
         self.burst = burst
         self.seconds = seconds
         self.what = what
-        self._events: dict[str, deque[float]] = {}
-        self._checks = 0
+        # Redis expires keys in whole seconds.
+        self._item = RateLimitItemPerSecond(max(burst, 1), max(1, math.ceil(seconds)), name)
 
-    def _recent(self, key: str, now: float) -> deque[float]:
-        events = self._events.get(key)
-        if events is None:
-            events = self._events[key] = deque()
-        while events and now - events[0] >= self.seconds:
-            events.popleft()
-        return events
+    async def _wait(self, key: str) -> float | None:
+        stats = await self.counts.run(lambda limiter: limiter.get_window_stats(self._item, key))
+        if stats.remaining > 0:
+            return None
+        return max(stats.reset_time - time.time(), 0.0)
 
-    def full(self, *keys: str) -> bool:
-        """Whether any of ``keys`` has used up its window (records nothing)."""
+    async def full(self, *keys: str) -> float | None:
+        """Seconds until every one of ``keys`` has room again; None when they all have room
+        now (records nothing)."""
         if self.burst <= 0:
-            return False
-        now = time.monotonic()
-        return any(len(self._recent(k, now)) >= self.burst for k in keys)
+            return None
+        waits = [
+            w for w in await _each(self.counts, [self._wait(k) for k in keys]) if w is not None
+        ]
+        return max(waits) if waits else None
 
-    def note(self, *keys: str) -> None:
-        now = time.monotonic()
-        for key in keys:
-            self._recent(key, now).append(now)
-        self._sweep(now)
+    async def note(self, *keys: str) -> bool:
+        """Count one event for every key; False if one of them had no room left (a race with
+        another worker: that key's event is not counted)."""
+        if self.burst <= 0:
+            return True
 
-    def take(self, *keys: str) -> None:
+        return all(await _each(self.counts, [self._hit(key) for key in keys]))
+
+    async def _hit(self, key: str) -> bool:
+        return await self.counts.run(lambda limiter: limiter.hit(self._item, key))
+
+    def refusal(self, wait: float) -> CovenError:
+        return CovenError(
+            "rate_limited",
+            f"too many {self.what}: at most {self.burst} per {self.seconds:g} s; "
+            f"retry in {math.ceil(wait)} s",
+            retry_after=wait,
+        )
+
+    async def take(self, *keys: str) -> None:
         """Count one event for every key, or raise ``rate_limited`` when one is full."""
         if self.burst <= 0:
             return
-        if self.full(*keys):
-            raise CovenError(
-                "rate_limited",
-                f"too many {self.what}: at most {self.burst} per {self.seconds:g} s",
-                retry_after=self.seconds,
-            )
-        self.note(*keys)
-
-    def _sweep(self, now: float) -> None:
-        self._checks += 1
-        if self._checks % SWEEP_EVERY:
+        wait = await self.full(*keys)
+        if wait is None and await self.note(*keys):
             return
-        for key in [k for k, e in self._events.items() if not e or now - e[-1] > IDLE_SECONDS]:
-            del self._events[key]
+        # Full, or filled by another worker between the check and the count.
+        raise self.refusal(wait if wait is not None else self.seconds)
 
 
 class Refusals:
@@ -74,52 +179,19 @@ class Refusals:
         self.seat = seat
         self.client = client
 
-    def check(self, client: str, seat: str) -> None:
-        for window, key in ((self.seat, seat), (self.client, client)):
-            if window.full(key):
-                raise CovenError(
-                    "rate_limited",
-                    f"too many refused actions: at most {window.burst} per {window.seconds:g} s",
-                    retry_after=window.seconds,
-                )
+    async def check(self, client: str, seat: str) -> None:
+        windows = (self.seat, self.client)
+        waits = await _each(self.seat.counts, [self.seat.full(seat), self.client.full(client)])
+        for window, wait in zip(windows, waits, strict=True):
+            if wait is not None:
+                raise window.refusal(wait)
 
-    def note(self, client: str, seat: str) -> None:
-        self.seat.note(seat)
-        self.client.note(client)
-
-
-class Bucket:
-    """A token bucket per key: ``burst`` at once, refilled at ``per_minute``."""
-
-    def __init__(self, burst: int, per_minute: float, what: str) -> None:
-        self.burst = burst
-        self.rate = per_minute / 60.0
-        self.what = what
-        self._state: dict[str, tuple[float, float]] = {}
-        self._checks = 0
-
-    def take(self, key: str) -> None:
-        if self.burst <= 0:
-            return
-        now = time.monotonic()
-        tokens, at = self._state.get(key, (float(self.burst), now))
-        tokens = min(float(self.burst), tokens + (now - at) * self.rate)
-        if tokens < 1.0:
-            wait = (1.0 - tokens) / self.rate if self.rate > 0 else IDLE_SECONDS
-            raise CovenError(
-                "rate_limited",
-                f"too many {self.what} from this address; retry in {wait:.0f} s",
-                retry_after=wait,
-            )
-        self._state[key] = (tokens - 1.0, now)
-        self._checks += 1
-        if self._checks % SWEEP_EVERY == 0:
-            for k in [k for k, (_, t) in self._state.items() if now - t > IDLE_SECONDS]:
-                del self._state[k]
+    async def note(self, client: str, seat: str) -> None:
+        await _each(self.seat.counts, [self.seat.note(seat), self.client.note(client)])
 
 
 class Counter:
-    """Open things (sockets) per key, at most ``limit`` at once."""
+    """Open things (sockets) per key, at most ``limit`` at once, in this worker."""
 
     def __init__(self, limit: int, what: str) -> None:
         self.limit = limit

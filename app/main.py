@@ -331,6 +331,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await bots.close()
             await hub.close()
             await bus.close()
+            await app.state.coven.limits.close()
             await repo.close()
 
     app = CovenApp(

@@ -9,26 +9,46 @@ from fastapi import Depends, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from app.bus import Bus
-from app.limits import Bucket, Counter, Refusals, Window
+from app.limits import Counter, Counts, Refusals, Window, deployment_key
 from app.rooms.bots import BotRunner
 from app.rooms.hub import Hub
 from app.rooms.service import RoomService
 from app.settings import Settings
 
+# Rooms an address may create without refill (COVEN_ROOMS_PER_MINUTE=0): the burst per day.
+NO_REFILL_SECONDS = 24 * 3600.0
+
 
 class Limits:
-    """This worker's rate limits (see Settings and app/README.md, "Security and limits")."""
+    """The rate limits (see Settings and app/README.md, "Security and limits"): counted in
+    Redis for every worker when COVEN_REDIS_URL is set, else in this worker's memory; the
+    open sockets in this worker."""
 
     def __init__(self, settings: Settings) -> None:
-        self.rooms = Bucket(settings.rooms_burst, settings.rooms_per_minute, "new rooms")
-        self.chat = Window(settings.chat_client_burst, settings.chat_window_seconds, "chat lines")
+        counts = self.counts = Counts(
+            settings.redis_url, deployment_key(settings.database_url, settings.database_schema)
+        )
+        # "A burst, then n per minute": at most the burst in any window it takes to earn it.
+        rooms_seconds = (
+            60.0 * settings.rooms_burst / settings.rooms_per_minute
+            if settings.rooms_per_minute > 0
+            else NO_REFILL_SECONDS
+        )
+        self.rooms = Window(counts, "rooms", settings.rooms_burst, rooms_seconds, "new rooms")
+        self.chat = Window(
+            counts, "chat", settings.chat_client_burst, settings.chat_window_seconds, "chat lines"
+        )
+        refused = settings.refused_window_seconds
         self.refused = Refusals(
-            Window(settings.refused_burst, settings.refused_window_seconds, "refused actions"),
+            Window(counts, "refused-seat", settings.refused_burst, refused, "refused actions"),
             Window(
-                settings.refused_client_burst, settings.refused_window_seconds, "refused actions"
+                counts, "refused-client", settings.refused_client_burst, refused, "refused actions"
             ),
         )
         self.sockets = Counter(settings.sockets_per_client, "sockets")
+
+    async def close(self) -> None:
+        await self.counts.close()
 
 
 def client_key(request: Request) -> str:

@@ -123,7 +123,7 @@ async def game_catalog(game_id: str) -> Response:
 @router.post("/api/rooms", response_model=RoomWithSeat, status_code=201, tags=["lobby"])
 async def create_room(body: CreateRoom, coven: ServicesDep, client: ClientDep) -> RoomWithSeat:
     # The public lobby must not be flooded out by one address.
-    coven.limits.rooms.take(client)
+    await coven.limits.rooms.take(client)
     room, seat, token = await coven.service.create_room(
         game_id=body.game,
         visibility=body.visibility,
@@ -208,15 +208,15 @@ async def submit_action(
     _, seat = await coven.service.seat_for(code, token)
     # A client spamming refused moves is turned away here, before it takes the table's lock.
     keys = (client, f"{code}:{seat}")
-    coven.limits.refused.check(*keys)
+    await coven.limits.refused.check(*keys)
     try:
         ack = await coven.service.act(code, seat, body.action, body.client_id, body.version)
     except CovenError:
-        coven.limits.refused.note(*keys)
+        await coven.limits.refused.note(*keys)
         raise
     if ack.duplicate:
         # A repeat costs a database look-up under the table's lock: counted like a refusal.
-        coven.limits.refused.note(*keys)
+        await coven.limits.refused.note(*keys)
     return ActionAck(client_id=ack.client_id, version=ack.version, duplicate=ack.duplicate)
 
 

@@ -290,19 +290,19 @@ async def _act(coven: Services, conn: Connection, message: dict[str, Any]) -> No
         return
     keys = (conn.client, f"{conn.code}:{conn.seat}")
     try:
-        coven.limits.refused.check(*keys)
+        await coven.limits.refused.check(*keys)
     except CovenError as exc:
         conn.send(_error(exc.code, exc.message, act.client_id))
         return
     try:
         ack = await coven.service.act(conn.code, conn.seat, act.action, act.client_id, act.version)
     except CovenError as exc:
-        coven.limits.refused.note(*keys)
+        await coven.limits.refused.note(*keys)
         conn.send(_error(exc.code, exc.message, act.client_id))
         return
     if ack.duplicate:
         # A repeat costs a database look-up under the table's lock: counted like a refusal.
-        coven.limits.refused.note(*keys)
+        await coven.limits.refused.note(*keys)
     conn.send(
         AckMessage(
             client_id=ack.client_id, version=ack.version, duplicate=ack.duplicate
@@ -335,7 +335,7 @@ async def _chat(coven: Services, conn: Connection, message: dict[str, Any]) -> N
             )
         )
         return
-    coven.limits.chat.take(*_limit_keys(conn))  # across every socket of this client
+    await coven.limits.chat.take(*_limit_keys(conn))  # across every socket of this client
     conn.chat_times.append(now)
     room = await coven.service.room(conn.code, cached=True)
     record = room.seat(conn.seat) if conn.seat is not None else None
