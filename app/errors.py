@@ -55,6 +55,15 @@ STATUS: dict[str, int] = {
     "passkey_unknown": 404,
     "passkey_failed": 401,
     "passkeys_unavailable": 409,
+    # circles (app/circles): to anyone but its members a circle does not exist (404)
+    "circle_not_found": 404,
+    "circle_member_not_found": 404,
+    "circle_invite_invalid": 404,
+    "circle_invite_revoked": 410,
+    "not_circle_keeper": 403,
+    "circle_full": 409,
+    "too_many_circles": 409,
+    "bad_circle_name": 422,
 }
 
 
