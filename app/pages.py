@@ -7,6 +7,7 @@ modules in ``static/js`` from the HTTP API and the room WebSocket.
 from __future__ import annotations
 
 import io
+import re
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +17,7 @@ from fastapi.responses import HTMLResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 
+from app.api.profile_cookie import COOKIE as PROFILE_COOKIE
 from app.errors import CovenError
 from app.settings import Settings
 from app.text import valid_room_code
@@ -25,6 +27,7 @@ TEMPLATES = Jinja2Templates(directory=str(ROOT / "templates"))
 STATIC_DIR = ROOT / "static"
 
 router = APIRouter(tags=["pages"])
+_CIRCLE_ID = re.compile(r"[0-9a-f]{32}")
 
 
 def _asset_version() -> str:
@@ -45,9 +48,30 @@ def _page(request: Request, template: str, status: int = 200, **context: Any) ->
     return TEMPLATES.TemplateResponse(request, template, {**base, **context}, status_code=status)
 
 
+def _holds_profile(request: Request) -> bool:
+    """Whether the browser sent a profile cookie (checked by the API, not here): a page then
+    asks for the profile, and a new visitor's page asks for nothing."""
+    return bool(request.cookies.get(PROFILE_COOKIE))
+
+
 @router.get("/", response_class=HTMLResponse, include_in_schema=False)
 async def lobby(request: Request) -> HTMLResponse:
-    return _page(request, "lobby.html")
+    return _page(request, "lobby.html", holds_profile=_holds_profile(request))
+
+
+@router.get("/circles/{public_id}", response_class=HTMLResponse, include_in_schema=False)
+async def circle(request: Request, public_id: str) -> HTMLResponse:
+    """A circle's page, drawn by ``static/js/circle.js`` for its members (anyone else is told
+    there is no such circle, as for an unknown id)."""
+    if _CIRCLE_ID.fullmatch(public_id) is None:
+        return _page(request, "circle.html", status=404, circle="")
+    return _page(request, "circle.html", circle=public_id)
+
+
+@router.get("/c", response_class=HTMLResponse, include_in_schema=False)
+async def circle_invite(request: Request) -> HTMLResponse:
+    """A circle's invite link, ``/c#<code>``: the code stays in the fragment (never sent here)."""
+    return _page(request, "circle_invite.html", holds_profile=_holds_profile(request))
 
 
 async def _room_exists(request: Request, code: str) -> bool:
