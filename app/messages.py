@@ -72,6 +72,13 @@ class RoomInfo(BaseModel):
     seats: list[SeatInfo]
     spectators: int
     created_at: float
+    rematch_by: Literal["host", "anyone"] = Field(
+        default="host", description="who may start a rematch once the match is over"
+    )
+    rematch: str | None = Field(
+        default=None,
+        description="GET /api/rooms/{code} only: the new room, once Play again was pressed",
+    )
 
 
 class CreateRoom(BaseModel):
@@ -86,6 +93,9 @@ class CreateRoom(BaseModel):
     )
     seats: int | None = Field(
         default=None, ge=1, le=16, description="how many seats (default: the game's maximum)"
+    )
+    rematch_by: Literal["host", "anyone"] = Field(
+        default="host", description="who may start a rematch once the match is over"
     )
 
 
