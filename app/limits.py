@@ -38,6 +38,9 @@ REDIS_RETRY_SECONDS = 5.0
 # A check waits at most this long for Redis: it sits on every move's path.
 REDIS_TIMEOUT_SECONDS = 1.0
 
+# Keys this worker remembers refusing before it forgets the stale ones.
+REFUSED_KEYS_KEPT = 10_000
+
 T = TypeVar("T")
 
 
@@ -173,13 +176,26 @@ class Window:
 
 
 class Refusals:
-    """Refused actions: a window per seat and a wider one per client address."""
+    """Refused actions: a window per seat and a wider one per client address.
+
+    Every action is checked, and most clients are never refused: the shared counts are asked
+    only for a key this worker has refused within the window, so an ordinary move costs no
+    Redis round trip. A flood spread over N workers still meets one allowance (plus at most one
+    refusal per worker before that worker starts asking)."""
 
     def __init__(self, seat: Window, client: Window) -> None:
         self.seat = seat
         self.client = client
+        self._refused_at: dict[tuple[str, str], float] = {}
+
+    def _refused_lately(self, *keys: tuple[str, str]) -> bool:
+        now = time.monotonic()
+        window = max(self.seat.seconds, self.client.seconds)
+        return any(now - self._refused_at.get(key, -math.inf) < window for key in keys)
 
     async def check(self, client: str, seat: str) -> None:
+        if not self._refused_lately(("client", client), ("seat", seat)):
+            return
         windows = (self.seat, self.client)
         waits = await _each(self.seat.counts, [self.seat.full(seat), self.client.full(client)])
         for window, wait in zip(windows, waits, strict=True):
@@ -187,6 +203,11 @@ class Refusals:
                 raise window.refusal(wait)
 
     async def note(self, client: str, seat: str) -> None:
+        now = time.monotonic()
+        if len(self._refused_at) > REFUSED_KEYS_KEPT:
+            window = max(self.seat.seconds, self.client.seconds)
+            self._refused_at = {k: t for k, t in self._refused_at.items() if now - t < window}
+        self._refused_at[("client", client)] = self._refused_at[("seat", seat)] = now
         await _each(self.seat.counts, [self.seat.note(seat), self.client.note(client)])
 
 
