@@ -44,7 +44,12 @@ def _settings(request: Request) -> Settings:
 def _page(request: Request, template: str, status: int = 200, **context: Any) -> HTMLResponse:
     # The page builds invite and rejoin links on COVEN_PUBLIC_URL when set (behind a proxy),
     # else on the address the browser used.
-    base = {"asset_version": _asset_version(), "public_url": _settings(request).public_url}
+    base = {
+        "asset_version": _asset_version(),
+        "public_url": _settings(request).public_url,
+        # (profile.js asks for the profile only when the browser sent its cookie)
+        "holds_profile": _holds_profile(request),
+    }
     return TEMPLATES.TemplateResponse(request, template, {**base, **context}, status_code=status)
 
 
@@ -57,6 +62,19 @@ def _holds_profile(request: Request) -> bool:
 @router.get("/", response_class=HTMLResponse, include_in_schema=False)
 async def lobby(request: Request) -> HTMLResponse:
     return _page(request, "lobby.html", holds_profile=_holds_profile(request))
+
+
+@router.get("/profile", response_class=HTMLResponse, include_in_schema=False)
+async def profile_settings(request: Request) -> HTMLResponse:
+    """Keep a profile or sign in; rename, private, device links, passkeys, export, delete
+    (``static/js/profile_page.js``)."""
+    return _page(request, "profile.html")
+
+
+@router.get("/device", response_class=HTMLResponse, include_in_schema=False)
+async def device_link(request: Request) -> HTMLResponse:
+    """A device link, ``/device#<code>``: the code stays in the fragment (never sent here)."""
+    return _page(request, "device.html")
 
 
 @router.get("/circles/{public_id}", response_class=HTMLResponse, include_in_schema=False)

@@ -10,6 +10,7 @@ from fastapi.responses import Response
 
 from app import wire
 from app.api.deps import ClientDep, ServicesDep, TokenDep
+from app.api.profile_deps import KeepSeatDep
 from app.errors import CovenError
 from app.messages import (
     ActionAck,
@@ -121,7 +122,9 @@ async def game_catalog(game_id: str) -> Response:
 
 
 @router.post("/api/rooms", response_model=RoomWithSeat, status_code=201, tags=["lobby"])
-async def create_room(body: CreateRoom, coven: ServicesDep, client: ClientDep) -> RoomWithSeat:
+async def create_room(
+    body: CreateRoom, coven: ServicesDep, client: ClientDep, keep_seat: KeepSeatDep
+) -> RoomWithSeat:
     # The public lobby must not be flooded out by one address.
     await coven.limits.rooms.take(client)
     room, seat, token = await coven.service.create_room(
@@ -132,6 +135,7 @@ async def create_room(body: CreateRoom, coven: ServicesDep, client: ClientDep) -
         turn_seconds=body.turn_seconds,
         seats=body.seats,
     )
+    await keep_seat(room.code, token)  # a profile holder's seat is hers
     return RoomWithSeat(
         room=await room_info(coven.service, coven.hub, room), seat=seat, token=token
     )
@@ -149,8 +153,11 @@ async def get_room(code: Code, coven: ServicesDep) -> RoomInfo:
 
 
 @router.post("/api/rooms/{code}/join", response_model=RoomWithSeat, tags=["room"])
-async def join_room(code: Code, body: JoinRoom, coven: ServicesDep) -> RoomWithSeat:
+async def join_room(
+    code: Code, body: JoinRoom, coven: ServicesDep, keep_seat: KeepSeatDep
+) -> RoomWithSeat:
     room, seat, token = await coven.service.join(code, body.name)
+    await keep_seat(code, token)
     return RoomWithSeat(
         room=await room_info(coven.service, coven.hub, room), seat=seat, token=token
     )

@@ -5,6 +5,7 @@ import { clear, h } from "./dom.js";
 import { errorText, typedName } from "./forms.js";
 import { showHome } from "./home.js";
 import { has, initI18n, onLanguageChange, t } from "./i18n.js";
+import { showProfileEntry } from "./profile_entry.js";
 
 const POLL_MS = 3000;
 let games = [];
@@ -234,6 +235,7 @@ function renderForCircle() {
 
 async function main() {
   await initI18n();
+  showProfileEntry();
   const nameInput = document.getElementById("host-name");
   nameInput.value = playerName.get();
   games = await api("GET", "/api/games");

@@ -8,6 +8,7 @@ import { clear, copyText, h, toast } from "./dom.js";
 import { errorText, typedName } from "./forms.js";
 import { has, initI18n, onLanguageChange, t } from "./i18n.js";
 import { logLine } from "./log_lines.js";
+import { offerKeepProfile } from "./profile.js";
 import { loadRenderer } from "./renderers.js";
 import { clockWords, optionWords } from "./setup_text.js";
 import { createTalk } from "./talk.js";
@@ -436,6 +437,14 @@ function offerReplay() {
   (end.querySelector(".button-row") || end).append(link);
 }
 
+// What the end screen offers beyond the game's own: the replay, and (to a seated player) keeping
+// a profile, or filing the match under the profile this browser holds (profile.js).
+function endScreenExtras() {
+  offerReplay();
+  const end = document.querySelector("#table [data-testid=game-over]");
+  if (end && page.mine) offerKeepProfile(end, { code, mine: page.mine, name: seatName(page.mine.seat) });
+}
+
 async function ensureRenderer() {
   if (page.renderer) return page.renderer;
   page.rendererLoading ||= loadRenderer(page.room.game, {
@@ -497,7 +506,7 @@ async function main() {
     document.getElementById("room-status").append(h("a", { href: "/" }, t("room.back_to_lobby")));
     return;
   }
-  new MutationObserver(offerReplay).observe(document.getElementById("table"), { childList: true, subtree: true });
+  new MutationObserver(endScreenExtras).observe(document.getElementById("table"), { childList: true, subtree: true });
   const client = (page.client = new RoomClient(code, page.mine && page.mine.token));
   page.chat = createChat({
     client,

@@ -230,6 +230,16 @@ async def test_keeping_a_profile_claims_this_browsers_guest_seats_and_no_others(
         assert again.json() == {"claimed": 0}  # claimed already: nothing twice
 
 
+async def test_a_profile_holders_new_seats_are_hers(server: ThreadServer) -> None:
+    async with browser(server) as ana, browser(server) as bea:
+        await ana.post("/api/profile", json={"name": "Ana"})
+        mine, _ = await new_room(ana, "Ana")
+        theirs, _ = await new_room(bea, "Bea")  # a guest's room: nobody's profile
+        await join(ana, theirs, "Ana")
+        seats = (await ana.get("/api/profile/export")).json()["seats"]
+        assert sorted((s["room"], s["seat"]) for s in seats) == sorted([(mine, 0), (theirs, 1)])
+
+
 async def test_claims_are_checked_input(server: ThreadServer) -> None:
     async with browser(server) as ana:
         await ana.post("/api/profile", json={"name": "Ana"})
