@@ -14,6 +14,7 @@ from typing import Any
 from sqlalchemy import case, func, select, tuple_
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
+from app.results.figures_cache import FiguresCache
 from app.results.finish import statistic_names
 from app.results.records import (
     FigureSummary,
@@ -44,6 +45,7 @@ class Queries:
             engine.execution_options(isolation_level="AUTOCOMMIT"), expire_on_commit=False
         )
         self.games = games
+        self.figures = FiguresCache()
 
     def session(self) -> AsyncSession:
         """One connection for several reads (a page asks for four)."""
@@ -60,18 +62,45 @@ class Queries:
         ).first()
         return ProfileCard(row.id, row.public_id, row.name, row.listed) if row else None
 
-    async def ratings(self, session: AsyncSession, profile_id: int) -> list[RatingLine]:
-        rows = await session.execute(
-            select(RatingRow.game_id, RatingRow.mu, RatingRow.sigma, RatingRow.ordinal,
-                   RatingRow.matches)
-            .where(RatingRow.profile_id == profile_id)
-            .order_by(RatingRow.game_id)
-        )
-        return [RatingLine(r.game_id, r.mu, r.sigma, r.ordinal, r.matches) for r in rows]
+    async def profile_and_ratings(
+        self, session: AsyncSession, public_id: str
+    ) -> tuple[ProfileCard, list[RatingLine]] | None:
+        """The profile and its rating in each game it was rated in, in one read."""
+        rows = (
+            await session.execute(
+                select(
+                    ProfileRow.id, ProfileRow.public_id, ProfileRow.name, ProfileRow.listed,
+                    RatingRow.game_id, RatingRow.mu, RatingRow.sigma, RatingRow.ordinal,
+                    RatingRow.matches,
+                )
+                .outerjoin(RatingRow, RatingRow.profile_id == ProfileRow.id)
+                .where(ProfileRow.public_id == public_id)
+                .order_by(RatingRow.game_id)
+            )
+        ).all()
+        if not rows:
+            return None
+        first = rows[0]
+        card = ProfileCard(first.id, first.public_id, first.name, first.listed)
+        return card, [
+            RatingLine(r.game_id, r.mu, r.sigma, r.ordinal, r.matches)
+            for r in rows
+            if r.game_id is not None
+        ]
 
-    async def game_summaries(self, session: AsyncSession, profile_id: int) -> list[GameSummary]:
-        """Per game she played: matches, wins, average place and the game's figures (summed
-        and averaged by the database over her rows of that game: one index range each)."""
+    async def game_summaries(
+        self, session: AsyncSession, profile_id: int, newest: float | None
+    ) -> list[GameSummary]:
+        """Per game she played: matches, wins, average place and the game's figures; this
+        worker's copy while her newest match is still ``newest`` (``figures_cache``)."""
+        kept = self.figures.get(profile_id, newest)
+        if kept is None:
+            kept = await self._sum_figures(session, profile_id)
+            self.figures.put(profile_id, newest, kept)
+        return kept
+
+    async def _sum_figures(self, session: AsyncSession, profile_id: int) -> list[GameSummary]:
+        """Summed and averaged by the database over her rows of each game (an index range)."""
         summaries = []
         for game in self.games():
             names = statistic_names(game)
@@ -117,16 +146,20 @@ class Queries:
     ) -> HistoryPage:
         """Her finished matches, newest first, ``limit`` at a time, older than ``before``
         (the ``next`` of the previous page)."""
+        # Her rows in index order, no DISTINCT (which would group all of her rows before the
+        # limit): one match is several rows only when she held several of its seats, so
+        # reading a match's most seats times the page finds limit + 1 matches.
+        seats = max(game.max_players for game in self.games())
         page = (
             select(MP.match_id, MP.finished_at)
             .where(MP.profile_id == profile_id)
-            .distinct()
             .order_by(MP.finished_at.desc(), MP.match_id.desc())
-            .limit(limit + 1)
+            .limit((limit + 1) * seats)
         )
         if before is not None:
             page = page.where(tuple_(MP.finished_at, MP.match_id) < tuple_(*before))
-        found = (await session.execute(page)).all()
+        rows = (await session.execute(page)).all()
+        found = list({row.match_id: row for row in rows}.values())
         more = len(found) > limit
         found = found[:limit]
         lines = await self._matches(session, [m.match_id for m in found], viewer)

@@ -20,6 +20,7 @@ from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from app.results.finish import finished_match
 from app.results.ledger import Ledger
+from app.results.records import FinishedMatch
 from app.rooms.notices import Moved
 from engine.protocol import Game, IllegalAction
 
@@ -33,9 +34,15 @@ SWEEP_BATCH = 20
 
 class Recorder:
     def __init__(
-        self, ledger: Ledger, games: Callable[[str], Game], sweep_seconds: float
+        self,
+        ledger: Ledger,
+        games: Callable[[str], Game],
+        sweep_seconds: float,
+        recorded: Callable[[FinishedMatch], None] | None = None,
     ) -> None:
         self.ledger = ledger
+        # Told of every match this recorder wrote (the figures cache forgets its players).
+        self.recorded = recorded
         self.games = games
         self.sweep_seconds = sweep_seconds
         self._sweeper: asyncio.Task[None] | None = None
@@ -90,6 +97,8 @@ class Recorder:
                     return False
                 written = await self.ledger.write(finished)
                 self._failures.pop(match_id, None)
+                if written and self.recorded is not None:
+                    self.recorded(finished)
                 return written
             except asyncio.CancelledError:
                 raise

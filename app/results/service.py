@@ -35,8 +35,11 @@ class Results:
     ) -> None:
         self.public_profiles = public_profiles
         self.ledger = Ledger(engine)
-        self.recorder = Recorder(self.ledger, registry.get, sweep_seconds)
         self.queries = Queries(engine, registry.games)
+        self.recorder = Recorder(
+            self.ledger, registry.get, sweep_seconds,
+            recorded=lambda match: self.queries.figures.forget(s.profile_id for s in match.seats),
+        )
 
     async def start(self) -> None:
         await self.recorder.start()
@@ -64,10 +67,13 @@ class Results:
 
     async def profile_page(self, public_id: str, viewer: Viewer) -> messages.ProfilePage:
         async with self.queries.session() as session:
-            card = await self._visible(session, public_id, viewer)
-            ratings = await self.queries.ratings(session, card.id)
-            games = await self.queries.game_summaries(session, card.id)
+            found = await self.queries.profile_and_ratings(session, public_id)
+            if found is None or not viewer.may_see(found[0].id, found[0].listed):
+                raise _not_found()
+            card, ratings = found
             history = await self.queries.history(session, card.id, viewer)
+            newest = history.matches[0].finished_at if history.matches else None
+            games = await self.queries.game_summaries(session, card.id, newest)
         return messages.ProfilePage(
             profile=messages.ProfileHeader.of(card, viewer.profile_id),
             ratings=[messages.Rating.of(r) for r in ratings],
