@@ -21,12 +21,14 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app import wire
 from app.api import http, profiles, ws
+from app.api import results as results_api
 from app.api.deps import Limits, Services
 from app.api.same_origin import SameOriginGuard
 from app.bus import make_bus
 from app.errors import CovenError
 from app.logs import redact_tokens_in_logs
 from app.profiles.service import ProfileService
+from app.results.service import Results
 from app.rooms.bots import BotRunner
 from app.rooms.hub import Hub
 from app.rooms.service import RoomService
@@ -318,8 +320,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         service = RoomService(repo, bus)
         hub = Hub(service, bus)
         bots = BotRunner(service, settings)
+        results = app.state.results = Results(
+            engine,
+            public_profiles=settings.public_profiles,
+            sweep_seconds=settings.results_sweep_seconds,
+        )
+        service.notices.on_move.append(results.recorder.after_move)
         await hub.start()
         await bots.start()
+        await results.start()
         app.state.coven = Services(settings, bus, service, hub, bots, Limits(settings))
         # Everything alive now (modules, mappers, schemas) lives as long as the process: keep
         # it out of the cyclic collector, whose full passes otherwise stall the loop ~100 ms.
@@ -328,6 +337,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         try:
             yield
         finally:
+            await results.close()
             await bots.close()
             await hub.close()
             await bus.close()
@@ -344,6 +354,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     _install_error_handlers(app)
     app.include_router(http.router)
     app.include_router(ws.router)
+    app.include_router(results_api.router)
     app.include_router(profiles.router)
     _include_pages(app)
     # Inside the guard: a refused request still gets the security headers.
