@@ -8,10 +8,17 @@ from typing import Annotated
 from fastapi import Depends, Request
 
 from app.api import profile_cookie
+from app.api.deps import ServicesDep, client_key
+from app.limits import Window
 from app.profiles.records import Holder, SeatToken
 from app.profiles.service import ProfileService
 
 log = logging.getLogger(__name__)
+
+# Requests anyone may send that write a row (a profile, a challenge, a browser key) or test a
+# device-link code: at most this many per client address in this many seconds, across workers.
+SIGN_IN_BURST = 30
+SIGN_IN_SECONDS = 60.0
 
 
 def profiles(request: Request) -> ProfileService:
@@ -59,3 +66,18 @@ def seat_keeper(service: ProfilesDep, held: MaybeHolderDep) -> SeatKeeper:
 
 
 KeepSeatDep = Annotated[SeatKeeper, Depends(seat_keeper)]
+
+
+async def sign_in_limit(request: Request, coven: ServicesDep) -> None:
+    """``rate_limited`` (429) past ``SIGN_IN_BURST`` such requests a minute from one address:
+    nobody fills the tables with challenges or guesses device-link codes at speed."""
+    window: Window | None = getattr(request.app.state, "sign_in_window", None)
+    if window is None:
+        window = Window(
+            coven.limits.counts, "sign-in", SIGN_IN_BURST, SIGN_IN_SECONDS, "sign-in requests"
+        )
+        request.app.state.sign_in_window = window
+    await window.take(client_key(request))
+
+
+SignInLimit = Depends(sign_in_limit)

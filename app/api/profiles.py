@@ -13,7 +13,7 @@ from fastapi import APIRouter, Request, Response
 
 from app import wire
 from app.api import profile_cookie
-from app.api.profile_deps import HolderDep, MaybeHolderDep, ProfilesDep
+from app.api.profile_deps import HolderDep, MaybeHolderDep, ProfilesDep, SignInLimit
 from app.errors import CovenError
 from app.messages import ErrorBody
 from app.pages import qr_svg
@@ -68,7 +68,9 @@ async def _info(service: ProfileService, profile: Profile) -> ProfileInfo:
     )
 
 
-@router.post("/api/profile", response_model=ProfileInfo, status_code=201)
+@router.post(
+    "/api/profile", response_model=ProfileInfo, status_code=201, dependencies=[SignInLimit]
+)
 async def create_profile(
     body: CreateProfile,
     request: Request,
@@ -150,14 +152,14 @@ async def new_device_link(
     return DeviceLinkInfo(url=url, svg=qr_svg(url), expires_at=expires_at)
 
 
-@router.post("/api/device-links/peek", response_model=DeviceLinkProfile)
+@router.post("/api/device-links/peek", response_model=DeviceLinkProfile, dependencies=[SignInLimit])
 async def peek_device_link(body: DeviceCode, service: ProfilesDep) -> DeviceLinkProfile:
     """Whose profile a link gives, before it is used (the code in a body, never a URL)."""
     profile = await service.device_links.peek(body.code)
     return DeviceLinkProfile(name=profile.name)
 
 
-@router.post("/api/device-links/use", response_model=ProfileInfo)
+@router.post("/api/device-links/use", response_model=ProfileInfo, dependencies=[SignInLimit])
 async def use_device_link(
     body: UseDeviceLink, request: Request, response: Response, service: ProfilesDep
 ) -> ProfileInfo:
@@ -187,14 +189,14 @@ async def add_passkey(
     return PasskeyAdded(passkeys=await service.passkey_count(held))
 
 
-@router.post("/api/passkeys/login/options")
+@router.post("/api/passkeys/login/options", dependencies=[SignInLimit])
 async def passkey_login_options(request: Request, service: ProfilesDep) -> Response:
     """Options for ``navigator.credentials.get``: any passkey of this site."""
     options = await service.passkeys.login_options(_relying_party(request, service))
     return Response(wire.dumps(options), media_type="application/json")
 
 
-@router.post("/api/passkeys/login", response_model=ProfileInfo)
+@router.post("/api/passkeys/login", response_model=ProfileInfo, dependencies=[SignInLimit])
 async def passkey_login(
     body: PasskeyAnswer, request: Request, response: Response, service: ProfilesDep
 ) -> ProfileInfo:

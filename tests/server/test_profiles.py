@@ -384,6 +384,21 @@ async def test_an_expired_or_unknown_device_link_is_refused(
         assert (await phone.get("/api/profile")).status_code == 401
 
 
+async def test_guessing_device_link_codes_is_stopped(server: ThreadServer) -> None:
+    # Codes are 128 random bits; still, one address gets 30 tries a minute, then 429.
+    async with browser(server) as guesser:
+        answers = [
+            (
+                await guesser.post("/api/device-links/peek", json={"code": f"guess{n:03d}"})
+            ).status_code
+            for n in range(31)
+        ]
+        assert answers == [404] * 30 + [429]
+        refused = await guesser.post("/api/profile", json={"name": "Guesser"})
+        assert refused.status_code == 429 and code_of(refused) == "rate_limited"
+        assert "retry-after" in refused.headers
+
+
 async def test_signing_out_forgets_this_browser_only(server: ThreadServer) -> None:
     async with browser(server) as ana, browser(server) as phone:
         await ana.post("/api/profile", json={"name": "Ana"})
