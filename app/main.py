@@ -20,7 +20,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app import wire
-from app.api import http, profiles, ws
+from app.api import circles, http, profiles, ws
 from app.api import results as results_api
 from app.api.deps import Limits, Services
 from app.api.same_origin import SameOriginGuard
@@ -356,6 +356,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(ws.router)
     app.include_router(results_api.router)
     app.include_router(profiles.router)
+    app.include_router(circles.router)
     _include_pages(app)
     # Inside the guard: a refused request still gets the security headers.
     app.add_middleware(SameOriginGuard, settings=settings)

@@ -97,6 +97,12 @@ class CreateRoom(BaseModel):
     rematch_by: Literal["host", "anyone"] = Field(
         default="host", description="who may start a rematch once the match is over"
     )
+    circle: str | None = Field(
+        default=None,
+        max_length=64,
+        description="a circle's public id: the table is opened for it (its creator must be a "
+        "member); its members find it on their home page",
+    )
 
 
 class JoinRoom(BaseModel):

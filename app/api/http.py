@@ -9,8 +9,9 @@ from fastapi import APIRouter, Depends
 from fastapi.responses import Response
 
 from app import wire
+from app.api.circles import CirclesDep
 from app.api.deps import ClientDep, ServicesDep, TokenDep
-from app.api.profile_deps import KeepSeatDep
+from app.api.profile_deps import KeepSeatDep, MaybeHolderDep
 from app.errors import CovenError
 from app.messages import (
     ActionAck,
@@ -123,8 +124,18 @@ async def game_catalog(game_id: str) -> Response:
 
 @router.post("/api/rooms", response_model=RoomWithSeat, status_code=201, tags=["lobby"])
 async def create_room(
-    body: CreateRoom, coven: ServicesDep, client: ClientDep, keep_seat: KeepSeatDep
+    body: CreateRoom,
+    coven: ServicesDep,
+    client: ClientDep,
+    keep_seat: KeepSeatDep,
+    held: MaybeHolderDep,
+    circles: CirclesDep,
 ) -> RoomWithSeat:
+    # A table for a circle is opened by one of its members: checked before anything is made.
+    circle = None
+    if body.circle is not None:
+        opener = held.profile if held is not None else None
+        circle = await circles.circles.open_table_for(opener, body.circle)
     # The public lobby must not be flooded out by one address.
     await coven.limits.rooms.take(client)
     room, seat, token = await coven.service.create_room(
@@ -136,6 +147,8 @@ async def create_room(
         seats=body.seats,
     )
     await keep_seat(room.code, token)  # a profile holder's seat is hers
+    if circle is not None:
+        await circles.circles.attach(room.id, circle)
     return RoomWithSeat(
         room=await room_info(coven.service, coven.hub, room), seat=seat, token=token
     )
