@@ -13,9 +13,12 @@
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+
+from sqlalchemy.exc import IntegrityError
 
 from app.circles.invites import invite_hash, new_circle_id, new_invite_code, plausible_code
 from app.circles.records import Circle, Member, OpenTable, PlayedMatch, Standing
@@ -31,6 +34,8 @@ RECENT_MATCHES = 20
 TABLES_PER_CIRCLE = 10
 # A table waiting for players is shown this long after it was opened; one being played, always.
 WAITING_SECONDS = 3 * 24 * 3600.0
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True, slots=True)
@@ -179,7 +184,13 @@ class Circles:
         return await self.member_circle(profile, public_id)
 
     async def attach(self, room_id: int, circle: Circle) -> None:
-        await self.store.attach_room(room_id, circle.id)
+        """Mark a new room as the circle's. The room and its seat token reach the player
+        whatever happens here: a circle that vanished meanwhile (its last member left) leaves
+        an ordinary table."""
+        try:
+            await self.store.attach_room(room_id, circle.id)
+        except IntegrityError:
+            log.info("circle %s went before its new table was attached", circle.public_id)
 
     # -- rules --------------------------------------------------------------------------------
 
