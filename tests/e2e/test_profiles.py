@@ -1,8 +1,10 @@
-"""Profiles in Chromium: a guest plays a whole match, keeps a profile from its end screen (the
-match and her seat become the profile's), registers a passkey, signs in with it on a second
-browser (Chromium's virtual authenticator, through the DevTools protocol, holding the same
-passkey as a synced one would be), and brings the profile to a third browser on a plain-http
-address by a one-time device link; then signs out there and deletes the profile from another.
+"""Profiles in Chromium: two guests play a whole match and each keeps a profile from its end
+screen (the match and her seat become the profile's: she finds it in her history); one
+registers a passkey, signs in with it on a second browser (Chromium's virtual authenticator,
+through the DevTools protocol, holding the same passkey as a synced one would be), and brings
+the profile to a third browser on a plain-http address by a one-time device link; then signs
+out there and deletes the profile from another: the match still shows in her friend's history,
+her seat as "a former player".
 
 Passkeys need a secure page on a host name, so the passkey browsers use ``localhost``; the
 device link's browser uses ``127.0.0.1`` (where the page offers no passkey at all).
@@ -57,14 +59,26 @@ def virtual_authenticator(player: Player) -> tuple[Any, str]:
     return cdp, made["authenticatorId"]
 
 
-def play_her_seat_to_the_end(room: HostedRoom, seconds: float = 60) -> None:
-    """Every decision of her seat, each a random legal move, until the match is over (the bot
-    answers in between)."""
+def play_to_the_end(room: HostedRoom, tokens: list[str], seconds: float = 60) -> None:
+    """Every decision of the seats holding ``tokens``, each a random legal move, until the
+    match is over."""
     rng = random.Random(19)
     deadline = time.monotonic() + seconds
     while room.state().get("result") is None:
         assert time.monotonic() < deadline, "the match did not end"
-        room.play_moves([room.token], 10, rng)
+        room.play_moves(tokens, 10, rng)
+
+
+def her_history(player: Player, public_id: str, seconds: float = 10) -> list[dict[str, Any]]:
+    """Her matches as her profile's history lists them (recorded a moment after the end)."""
+    deadline = time.monotonic() + seconds
+    while True:
+        page = fetch_json(player, f"/api/profiles/{public_id}/matches")
+        assert page["status"] == 200, page
+        if page["body"]["matches"] or time.monotonic() > deadline:
+            matches: list[dict[str, Any]] = page["body"]["matches"]
+            return matches
+        time.sleep(0.2)
 
 
 # Expected refusals (each asked on purpose below): no profile yet, a spent device link.
@@ -74,11 +88,14 @@ def test_a_guest_keeps_a_profile_and_takes_it_to_other_browsers(
 ) -> None:
     secure = coven_server.replace("127.0.0.1", "localhost")
     room = HostedRoom(secure, "whirling-witchcraft", seats=2, name="Mira")
-    room.start_with_bots(1)
+    lena_token = room.join("Lena")
+    room.start()
     mira = new_player(browser, "Mira", viewport=LAPTOP)
     ready(mira, room.page_url("en"))
+    lena = new_player(browser, "Lena", viewport=PHONE, is_mobile=True, has_touch=True)
+    ready(lena, room.seat_url(lena_token, 1))
     assert mira.page.evaluate("document.body.dataset.profile") == "0"
-    play_her_seat_to_the_end(room)
+    play_to_the_end(room, [room.token, lena_token])
 
     # The end screen: "keep a profile", her seat's name ready in the field.
     name = mira.page.wait_for_selector("[data-testid=game-over] [data-testid=keep-name]")
@@ -101,6 +118,16 @@ def test_a_guest_keeps_a_profile_and_takes_it_to_other_browsers(
     export = fetch_json(mira, "/api/profile/export")["body"]
     assert [(s["room"], s["seat"]) for s in export["seats"]] == [(room.code, 0)]
     assert mira.page.get_attribute("[data-testid=my-profile-link]", "href") == f"/p/{public_id}"
+    # ... and she finds it in her history, with its replay's room.
+    matches = her_history(mira, public_id)
+    assert [m["code"] for m in matches] == [room.code]
+    assert [s["seat"] for s in matches[0]["seats"] if s["you"]] == [0]
+    # Her friend keeps one too, from her own end screen (on a phone).
+    lena.page.wait_for_selector("[data-testid=game-over] [data-testid=keep-name]")
+    lena.page.click("[data-testid=keep-profile-button]")
+    lena.page.wait_for_selector("[data-testid=kept-profile]")
+    lena_id = fetch_json(lena, "/api/profile")["body"]["public_id"]
+    assert [m["code"] for m in her_history(lena, lena_id)] == [room.code]
 
     # Her profile page: a passkey for this profile (Chromium's virtual authenticator).
     cdp, authenticator = virtual_authenticator(mira)
@@ -171,7 +198,12 @@ def test_a_guest_keeps_a_profile_and_takes_it_to_other_browsers(
     laptop.page.wait_for_selector("[data-testid=no-profile]")
     assert fetch_json(mira, "/api/profile")["status"] == 401  # every browser's hold is gone
     seats = httpx.get(f"{coven_server}/api/rooms/{room.code}").json()["seats"]
-    assert seats[0]["name"] == "A former player" and seats[1]["bot"]
+    assert [s["name"] for s in seats] == ["A former player", "Lena"]
+    # Her friend's history still holds the match, Mira's seat as a former player.
+    kept_match = her_history(lena, lena_id)
+    assert [m["code"] for m in kept_match] == [room.code]
+    former = {s["seat"]: s for s in kept_match[0]["seats"]}[0]
+    assert former["former"] and former["public_id"] is None
     # A used device link is worthless.
     stranger = new_player(browser, "stranger", viewport=PHONE)
     ready(stranger, link.replace("localhost", "127.0.0.1"))
@@ -181,6 +213,6 @@ def test_a_guest_keeps_a_profile_and_takes_it_to_other_browsers(
     assert stranger.page.query_selector("[data-testid=passkey-sign-in]") is None
     assert stranger.page.query_selector("[data-testid=keep-profile-link]") is not None
     stranger.page.screenshot(path=str(artifacts / "profile-lobby-entry-phone.png"))
-    for player in (mira, laptop, phone, stranger):
+    for player in (mira, lena, laptop, phone, stranger):
         player.page.context.close()
     room.close()

@@ -6,6 +6,7 @@ the cookie. The browser's secret appears in no URL, log line, JSON body or socke
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import random
@@ -566,6 +567,97 @@ async def test_deleting_a_profile_leaves_every_room_whole(
             "/api/profile", json={"name": "Ana", "seats": [{"room": code, "token": ana_token}]}
         )
         assert (await ana.get("/api/profile/export")).json()["seats"] == []
+
+
+# -- history: claims, privacy, deletion (app/results records finished matches) --------------------
+
+
+async def until_recorded(http: httpx.AsyncClient, code: str) -> dict[str, Any]:
+    """The room's results once the results reaction has recorded the finished match."""
+    deadline = time.monotonic() + 15
+    while True:
+        results: dict[str, Any] = (await http.get(f"/api/rooms/{code}/results")).json()
+        if results["recorded"]:
+            return results
+        assert time.monotonic() < deadline, "the finished match was never recorded"
+        await asyncio.sleep(0.1)
+
+
+async def history(http: httpx.AsyncClient, public_id: str) -> list[dict[str, Any]]:
+    page = await http.get(f"/api/profiles/{public_id}/matches")
+    assert page.status_code == 200, page.text
+    matches: list[dict[str, Any]] = page.json()["matches"]
+    return matches
+
+
+async def test_a_claimed_guest_match_enters_the_profiles_history(server: ThreadServer) -> None:
+    async with browser(server) as ana, browser(server) as bea:
+        code, ana_token = await new_room(ana, "Ana")
+        bea_token = await join(bea, code, "Bea")
+        await play_to_the_end(server.url, code, [ana_token, bea_token])
+        await until_recorded(ana, code)  # recorded while both were guests: unrated
+        kept = await ana.post(
+            "/api/profile", json={"name": "Ana", "seats": [{"room": code, "token": ana_token}]}
+        )
+        ana_id = kept.json()["public_id"]
+        matches = await history(ana, ana_id)
+        assert [m["code"] for m in matches] == [code]
+        assert matches[0]["rated"] is False
+        mine = [s for s in matches[0]["seats"] if s["you"]]
+        assert [(s["seat"], s["public_id"]) for s in mine] == [(0, ana_id)]
+        export = (await ana.get("/api/profile/export")).json()
+        assert [(m["room"], m["seat"]) for m in export["matches"]] == [(code, 0)]
+        assert export["ratings"] == []  # a match claimed later moves no rating
+
+
+async def test_a_private_profile_answers_only_its_owner(
+    tmp_path: Any, server: ThreadServer
+) -> None:
+    async with browser(server) as ana, browser(server) as bea, browser(server) as guest:
+        ana_id = (await ana.post("/api/profile", json={"name": "Ana"})).json()["public_id"]
+        await bea.post("/api/profile", json={"name": "Bea"})
+        assert (await bea.get(f"/api/profiles/{ana_id}")).status_code == 200
+        await ana.patch("/api/profile", json={"listed": False})
+        for other in (bea, guest):
+            hidden = await other.get(f"/api/profiles/{ana_id}")
+            assert hidden.status_code == 404 and code_of(hidden) == "profile_not_found"
+            unknown = await other.get(f"/api/profiles/{'0' * 32}")
+            assert unknown.status_code == 404 and unknown.json() == hidden.json()  # alike
+        own = await ana.get(f"/api/profiles/{ana_id}")
+        assert own.status_code == 200 and own.json()["profile"]["you"] is True
+    # The operator's switch: nobody's page for others, each her own still.
+    (tmp_path / "off").mkdir()
+    with ThreadServer(sqlite_settings(tmp_path / "off", public_profiles=False)) as closed:
+        async with browser(closed) as ana, browser(closed) as bea:
+            ana_id = (await ana.post("/api/profile", json={"name": "Ana"})).json()["public_id"]
+            assert (await ana.get("/api/profile")).json()["public_profiles"] is False
+            assert (await bea.get(f"/api/profiles/{ana_id}")).status_code == 404
+            assert (await ana.get(f"/api/profiles/{ana_id}")).status_code == 200
+
+
+async def test_a_deleted_profiles_matches_still_show_for_the_others(server: ThreadServer) -> None:
+    async with browser(server) as ana, browser(server) as bea:
+        ana_id = (await ana.post("/api/profile", json={"name": "Ana"})).json()["public_id"]
+        bea_id = (await bea.post("/api/profile", json={"name": "Bea"})).json()["public_id"]
+        code, ana_token = await new_room(ana, "Ana")  # profile holders: their seats at once
+        bea_token = await join(bea, code, "Bea")
+        await play_to_the_end(server.url, code, [ana_token, bea_token])
+        before = (await until_recorded(bea, code))["match"]
+        assert before["rated"] is True  # two profiles sat in it
+        assert (await bea.get(f"/api/profiles/{bea_id}")).json()["ratings"] != []
+
+        assert (await ana.delete("/api/profile")).status_code == 204
+        assert (await bea.get(f"/api/profiles/{ana_id}")).status_code == 404
+        matches = await history(bea, bea_id)
+        assert [m["code"] for m in matches] == [code]
+        seats = {s["seat"]: s for s in matches[0]["seats"]}
+        assert seats[0]["former"] is True and seats[0]["public_id"] is None
+        assert seats[0]["name"] == "A former player"
+        assert seats[0]["place"] == before["seats"][0]["place"]  # her place, kept
+        assert seats[1]["name"] == "Bea" and seats[1]["public_id"] == bea_id
+        after = (await bea.get(f"/api/rooms/{code}/results")).json()["match"]
+        assert [s["place"] for s in after["seats"]] == [s["place"] for s in before["seats"]]
+        assert (await bea.get(f"/api/profiles/{bea_id}")).json()["ratings"] != []
 
 
 # -- the secret stays secret ----------------------------------------------------------------------
