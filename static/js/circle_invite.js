@@ -47,7 +47,8 @@ function render() {
   if (refusal || !seen) {
     const text = refusal ? errorText(refusal) : t("invite.no_code");
     root.append(
-      h("h1", { "data-testid": "invite-refused" }, text),
+      h("h1", {}, t("invite.refused_title")),
+      h("p", { "data-testid": "invite-refused" }, text),
       h("p", {}, h("a", { class: "btn primary", href: "/" }, t("room.back_to_lobby"))),
     );
     return;

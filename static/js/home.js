@@ -137,7 +137,13 @@ function section(title, testid, list) {
 
 function fillList(box, entries, row, empty, listClass) {
   clear(box);
-  box.append(entries.length ? h("ul", { class: listClass }, entries.map(row)) : h("p", { class: "muted small" }, empty));
+  box.append(entries.length ? h("ul", { class: listClass }, entries.map(row)) : empty && h("p", { class: "muted small" }, empty));
+}
+
+// An empty list of tables or matches is not worth its place above the lobby (on a phone it
+// pushes "Open a table" down a screen): its panel shows once it has something.
+function showIfAny(box, entries) {
+  box.closest(".home-panel").hidden = !entries.length;
 }
 
 // The lists are refilled on every poll; the rest (the new circle's name being typed) stays.
@@ -172,9 +178,13 @@ function build() {
 
 function fill() {
   const { tables, circles, matches } = data;
-  fillList(boxes.tables, tables, tableRow, t("home.no_tables"), "room-list");
+  fillList(boxes.tables, tables, tableRow, null, "room-list");
+  showIfAny(boxes.tables, tables);
   if (boxes.circles) fillList(boxes.circles, circles, circleRow, t("home.no_circles"), "home-circles");
-  if (boxes.matches) fillList(boxes.matches, matches, (m) => matchRow(m), t("home.no_matches"), "home-matches");
+  if (boxes.matches) {
+    fillList(boxes.matches, matches, (m) => matchRow(m), null, "home-matches");
+    showIfAny(boxes.matches, matches);
+  }
 }
 
 function visible() {
