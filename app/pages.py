@@ -17,6 +17,7 @@ from fastapi.responses import HTMLResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 
+from app.api import results as results_api
 from app.api.profile_cookie import COOKIE as PROFILE_COOKIE
 from app.errors import CovenError
 from app.settings import Settings
@@ -90,6 +91,22 @@ async def circle(request: Request, public_id: str) -> HTMLResponse:
 async def circle_invite(request: Request) -> HTMLResponse:
     """A circle's invite link, ``/c#<code>``: the code stays in the fragment (never sent here)."""
     return _page(request, "circle_invite.html", holds_profile=_holds_profile(request))
+
+
+@router.get("/p/{public_id}", response_class=HTMLResponse, include_in_schema=False)
+async def player(request: Request, public_id: str) -> HTMLResponse:
+    """A profile's page: ratings, per-game figures, matches (``static/js/player.js``); 404 for
+    an unknown or private one, as its API."""
+    status = await results_api.page_status(request, profile=public_id)
+    return _page(request, "player.html", status=status, public_id=public_id)
+
+
+@router.get("/leaderboard/{game_id}", response_class=HTMLResponse, include_in_schema=False)
+async def leaderboard(request: Request, game_id: str) -> HTMLResponse:
+    """A game's leaderboard (``static/js/leaderboard.js``); 404 for an unknown game, or when
+    the operator turned public profiles off."""
+    status = await results_api.page_status(request, game=game_id)
+    return _page(request, "leaderboard.html", status=status, game=game_id)
 
 
 async def _room_exists(request: Request, code: str) -> bool:

@@ -9,7 +9,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, Query, Request
 
-from app.api.profile_deps import MaybeHolderDep
+from app.api.profile_deps import MaybeHolderDep, holder_or_none, profiles
 from app.errors import CovenError
 from app.messages import ErrorBody
 from app.results import messages
@@ -35,6 +35,19 @@ ResultsDep = Annotated[Results, Depends(results)]
 
 def viewer(service: ResultsDep, held: MaybeHolderDep) -> Viewer:
     return service.viewer(held.profile.id if held is not None else None)
+
+
+async def page_status(
+    request: Request, *, profile: str | None = None, game: str | None = None
+) -> int:
+    """The status of the page that shows this profile or this game's leaderboard to this
+    browser: 404 where its API would answer 404 (app/pages.py)."""
+    service = results(request)
+    if game is not None:
+        return 200 if service.shows_leaderboard(game) else 404
+    held = await holder_or_none(request, profiles(request))
+    who = service.viewer(held.profile.id if held is not None else None)
+    return 200 if profile is not None and await service.shows_profile(profile, who) else 404
 
 
 ViewerDep = Annotated[Viewer, Depends(viewer)]

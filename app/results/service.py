@@ -65,6 +65,19 @@ class Results:
             raise _not_found()
         return card
 
+    async def shows_profile(self, public_id: str, viewer: Viewer) -> bool:
+        """Whether ``viewer`` may see this profile's page (its page answers 404 otherwise)."""
+        async with self.queries.session() as session:
+            card = await self.queries.profile(session, public_id)
+        return card is not None and viewer.may_see(card.id, card.listed)
+
+    def shows_leaderboard(self, game_id: str) -> bool:
+        try:
+            self._game(game_id)
+        except CovenError:
+            return False
+        return self.public_profiles
+
     async def profile_page(self, public_id: str, viewer: Viewer) -> messages.ProfilePage:
         async with self.queries.session() as session:
             found = await self.queries.profile_and_ratings(session, public_id)

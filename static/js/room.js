@@ -8,6 +8,7 @@ import { clear, copyText, h, toast } from "./dom.js";
 import { errorText, typedName } from "./forms.js";
 import { has, initI18n, onLanguageChange, t } from "./i18n.js";
 import { logLine } from "./log_lines.js";
+import { showMatchFigures } from "./match_figures.js";
 import { offerKeepProfile } from "./profile.js";
 import { loadRenderer } from "./renderers.js";
 import { clockWords, optionWords } from "./setup_text.js";
@@ -437,12 +438,14 @@ function offerReplay() {
   (end.querySelector(".button-row") || end).append(link);
 }
 
-// What the end screen offers beyond the game's own: the replay, and (to a seated player) keeping
-// a profile, or filing the match under the profile this browser holds (profile.js).
+// What the end screen offers beyond the game's own: the replay, (to a seated player) keeping
+// a profile, or filing the match under the profile this browser holds (profile.js), and the
+// match's figures per seat once recorded (match_figures.js).
 function endScreenExtras() {
   offerReplay();
   const end = document.querySelector("#table [data-testid=game-over]");
   if (end && page.mine) offerKeepProfile(end, { code, mine: page.mine, name: seatName(page.mine.seat) });
+  if (end) showMatchFigures(end, code);
 }
 
 async function ensureRenderer() {
