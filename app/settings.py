@@ -57,9 +57,10 @@ class Settings:
     # How often each worker looks for matches whose bot or turn clock owes a move
     # (covers a worker that died between its commit and its bot's move).
     sweep_seconds: float = 2.0
-    # How often each worker looks for finished matches that history has not recorded yet
-    # (a worker killed right after a match ended; matches older than history).
-    results_sweep_seconds: float = 5.0
+    # How often each worker looks for finished matches that history has not recorded yet (a
+    # worker killed right after a match ended; matches older than history): the move that ends
+    # a match has it recorded at once, and each worker sweeps once as it starts.
+    results_sweep_seconds: float = 30.0
     max_frame_bytes: int = 16 * 1024
     # Request bodies, however they are framed (Content-Length or chunked).
     max_body_bytes: int = 64 * 1024
