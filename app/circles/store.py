@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from typing import Any
 
-from sqlalchemy import delete, func, select, update
+from sqlalchemy import delete, func, select, union_all, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -32,6 +32,9 @@ from app.store.models import (
     RoomRow,
     SeatRow,
 )
+
+# How many of each member's newest matches the circle's recent matches are looked for in.
+SCAN_PER_MEMBER = 200
 
 
 class CircleFull(Exception):
@@ -297,11 +300,21 @@ class CircleStore:
     ) -> list[PlayedMatch]:
         """The circle's finished matches, the newest first: those at least two of these
         members played together, and those of the tables opened for the circle."""
+        # Each member's newest matches only (one index range each), not all of their history:
+        # a match two members played is "recent" while it is among the newest of both.
+        newest = [
+            select(MatchPlayerRow.match_id, MatchPlayerRow.profile_id)
+            .where(MatchPlayerRow.profile_id == profile_id)
+            .order_by(MatchPlayerRow.finished_at.desc())
+            .limit(SCAN_PER_MEMBER)
+            .subquery()
+            for profile_id in profile_ids
+        ]
+        seen = union_all(*(select(rows) for rows in newest)).subquery()
         together = (
-            select(MatchPlayerRow.match_id)
-            .where(MatchPlayerRow.profile_id.in_(list(profile_ids)))
-            .group_by(MatchPlayerRow.match_id)
-            .having(func.count(func.distinct(MatchPlayerRow.profile_id)) >= 2)
+            select(seen.c.match_id)
+            .group_by(seen.c.match_id)
+            .having(func.count(func.distinct(seen.c.profile_id)) >= 2)
         )
         for_circle = select(CircleRoomRow.room_id).where(CircleRoomRow.circle_id == circle_id)
         async with self.db.read() as session:
