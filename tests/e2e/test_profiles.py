@@ -122,6 +122,10 @@ def test_a_guest_keeps_a_profile_and_takes_it_to_other_browsers(
     matches = her_history(mira, public_id)
     assert [m["code"] for m in matches] == [room.code]
     assert [s["seat"] for s in matches[0]["seats"] if s["you"]] == [0]
+    mira.page.goto(f"{secure}/p/{public_id}")
+    replay = mira.page.wait_for_selector("[data-testid=player-match] [data-testid=player-replay]")
+    assert replay.get_attribute("href") == f"/r/{room.code}/replay"
+    shot(mira, artifacts, "profile-history")
     # Her friend keeps one too, from her own end screen (on a phone).
     lena.page.wait_for_selector("[data-testid=game-over] [data-testid=keep-name]")
     lena.page.click("[data-testid=keep-profile-button]")
@@ -204,6 +208,10 @@ def test_a_guest_keeps_a_profile_and_takes_it_to_other_browsers(
     assert [m["code"] for m in kept_match] == [room.code]
     former = {s["seat"]: s for s in kept_match[0]["seats"]}[0]
     assert former["former"] and former["public_id"] is None
+    lena.page.goto(f"{secure}/p/{lena_id}")
+    row = lena.page.wait_for_selector("[data-testid=player-match]").inner_text()
+    assert "a former player" in row.lower() and "Lena" in row and "Mira" not in row
+    shot(lena, artifacts, "profile-history-former-phone")
     # A used device link is worthless.
     stranger = new_player(browser, "stranger", viewport=PHONE)
     ready(stranger, link.replace("localhost", "127.0.0.1"))
