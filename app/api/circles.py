@@ -44,6 +44,8 @@ class CircleServices:
 
 
 def circle_services(request: Request) -> CircleServices:
+    # Made on first use from the profiles' service the app already starts: nothing of its own
+    # to start or close, so the app factory only serves the routes.
     state = request.app.state
     services: CircleServices | None = getattr(state, "circles", None)
     if services is None:
