@@ -30,6 +30,8 @@ log = logging.getLogger(__name__)
 # game no longer installed, a snapshot the engine refuses): the sweep must not spin on it.
 MAX_FAILURES = 3
 SWEEP_BATCH = 20
+# How long closing waits for a recording or a sweep in progress.
+CLOSE_SECONDS = 5.0
 
 
 class Recorder:
@@ -48,15 +50,22 @@ class Recorder:
         self._sweeper: asyncio.Task[None] | None = None
         self._pending: dict[int, asyncio.Task[bool]] = {}
         self._failures: dict[int, int] = {}
+        self._stopping = asyncio.Event()
 
     async def start(self) -> None:
         self._sweeper = asyncio.create_task(self._sweep(), name="results-sweep")
 
     async def close(self) -> None:
+        """Let a recording or a sweep in progress finish (a task cancelled inside a database
+        call would leave its connection to the garbage collector), then stop."""
+        self._stopping.set()
         tasks: list[asyncio.Task[Any]] = list(self._pending.values())
         if self._sweeper is not None:
             tasks.append(self._sweeper)
-        for task in tasks:
+        if not tasks:
+            return
+        _, late = await asyncio.wait(tasks, timeout=CLOSE_SECONDS)
+        for task in late:
             task.cancel()
         for task in tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
@@ -70,7 +79,7 @@ class Recorder:
 
     def match_finished(self, match_id: int) -> None:
         """Record ``match_id`` soon (called in line on the move path: it only schedules)."""
-        if match_id in self._pending:
+        if match_id in self._pending or self._stopping.is_set():
             return
         task = asyncio.create_task(self.record(match_id), name=f"results:{match_id}")
         self._pending[match_id] = task
@@ -136,12 +145,13 @@ class Recorder:
         return written
 
     async def _sweep(self) -> None:
-        while True:
+        while not self._stopping.is_set():
             try:
-                while await self.sweep_once() == SWEEP_BATCH:
+                while await self.sweep_once() == SWEEP_BATCH and not self._stopping.is_set():
                     pass  # a backlog (a restart after a long outage): go on at once
             except asyncio.CancelledError:
                 raise
             except Exception:
                 log.exception("results sweep failed")
-            await asyncio.sleep(self.sweep_seconds)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._stopping.wait(), self.sweep_seconds)
