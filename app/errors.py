@@ -45,6 +45,9 @@ STATUS: dict[str, int] = {
     "bad_number": 422,
     "bad_origin": 403,
     "unknown_bot": 422,
+    # rematches (app/rooms/rematch.py)
+    "not_finished": 409,
+    "no_rematch": 404,
     # profiles (app/profiles)
     "no_profile": 401,
     "profile_held": 409,

@@ -21,6 +21,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app import wire
 from app.api import circles, http, profiles, ws
+from app.api import rematch as rematch_api
 from app.api import results as results_api
 from app.api.deps import Limits, Services
 from app.api.same_origin import SameOriginGuard
@@ -31,9 +32,11 @@ from app.profiles.service import ProfileService
 from app.results.service import Results
 from app.rooms.bots import BotRunner
 from app.rooms.hub import Hub
+from app.rooms.rematch import Rematches
 from app.rooms.service import RoomService
 from app.settings import Settings
 from app.store.db import make_engine, migrate
+from app.store.rematches import RematchStore
 from app.store.repository import Repository
 from app.text import MAX_JSON_DEPTH, json_depth
 
@@ -320,6 +323,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         service = RoomService(repo, bus)
         hub = Hub(service, bus)
         bots = BotRunner(service, settings)
+        rematches = Rematches(service, RematchStore(repo), settings)
         results = app.state.results = Results(
             engine,
             public_profiles=settings.public_profiles,
@@ -328,8 +332,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         service.notices.on_move.append(results.recorder.after_move)
         await hub.start()
         await bots.start()
+        await rematches.start()
         await results.start()
-        app.state.coven = Services(settings, bus, service, hub, bots, Limits(settings))
+        app.state.coven = Services(settings, bus, service, hub, bots, Limits(settings), rematches)
         # Everything alive now (modules, mappers, schemas) lives as long as the process: keep
         # it out of the cyclic collector, whose full passes otherwise stall the loop ~100 ms.
         gc.collect()
@@ -338,6 +343,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             yield
         finally:
             await results.close()
+            await rematches.close()
             await bots.close()
             await hub.close()
             await bus.close()
@@ -355,6 +361,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(http.router)
     app.include_router(ws.router)
     app.include_router(results_api.router)
+    app.include_router(rematch_api.router)
     app.include_router(profiles.router)
     app.include_router(circles.router)
     _include_pages(app)

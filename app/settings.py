@@ -101,6 +101,9 @@ class Settings:
     # Profiles' public pages and the leaderboards; False (COVEN_PUBLIC_PROFILES=0): each player
     # still sees her own page and history, nobody else's.
     public_profiles: bool = True
+    # How long a rematch waits for its players (from "Play again"): then whoever has not come
+    # is replaced by a bot or left out, as the host chose, and the new match starts.
+    rematch_seconds: float = 60.0
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -139,4 +142,5 @@ class Settings:
             ),
             public_url=_public_url(os.environ.get("COVEN_PUBLIC_URL")),
             public_profiles=os.environ.get("COVEN_PUBLIC_PROFILES", "1") != "0",
+            rematch_seconds=_float("COVEN_REMATCH_SECONDS", base.rematch_seconds),
         )

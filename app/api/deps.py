@@ -12,6 +12,7 @@ from app.bus import Bus
 from app.limits import Counter, Counts, Refusals, Window, deployment_key
 from app.rooms.bots import BotRunner
 from app.rooms.hub import Hub
+from app.rooms.rematch import Rematches
 from app.rooms.service import RoomService
 from app.settings import Settings
 
@@ -65,6 +66,7 @@ class Services:
     hub: Hub
     bots: BotRunner
     limits: Limits
+    rematches: Rematches
 
 
 def services(request: Request) -> Services:

@@ -84,6 +84,7 @@ async def room_info(service: RoomService, hub: Hub, room: RoomRecord) -> RoomInf
         ],
         spectators=spectators,
         created_at=room.created_at,
+        rematch_by=room.rematch_by,
     )
 
 
@@ -145,6 +146,7 @@ async def create_room(
         name=body.name,
         turn_seconds=body.turn_seconds,
         seats=body.seats,
+        rematch_by=body.rematch_by,
     )
     await keep_seat(room.code, token)  # a profile holder's seat is hers
     if circle is not None:
@@ -162,7 +164,12 @@ async def list_rooms(coven: ServicesDep) -> list[RoomInfo]:
 
 @router.get("/api/rooms/{code}", response_model=RoomInfo, tags=["room"])
 async def get_room(code: Code, coven: ServicesDep) -> RoomInfo:
-    return await room_info(coven.service, coven.hub, await coven.service.room(code))
+    room = await coven.service.room(code)
+    info = await room_info(coven.service, coven.hub, room)
+    # A finished table whose players pressed Play again: a reload or a late tab finds it.
+    rematch = await coven.rematches.new_room(room)
+    info.rematch = rematch.new_code if rematch is not None else None
+    return info
 
 
 @router.post("/api/rooms/{code}/join", response_model=RoomWithSeat, tags=["room"])

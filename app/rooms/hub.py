@@ -199,6 +199,10 @@ class Throttle:
 
 CHAT_KEPT = 50  # chat lines a (re)connecting socket gets
 
+# Public notices every socket of a room gets as they are (no seat's secret in them): a rematch
+# opened (``{"code"}``: the new room) and a change of its rules (app/rooms/rematch.py).
+PUBLIC_NOTICES = frozenset({"rematch", "rematch_rules"})
+
 # Presence changes (sockets joining and leaving) reach a room's sockets at most this often:
 # a crowd of spectators arriving costs a few messages to each socket, not one per arrival.
 PRESENCE_INTERVAL = 0.2
@@ -433,6 +437,10 @@ class Hub:
             if text not in room.chat:
                 room.chat.append(text)
             await self._broadcast(room, text)
+        elif kind in PUBLIC_NOTICES:
+            if kind == "rematch_rules":
+                self.tables.room_changed(room.code)  # the room's record holds ``rematch_by``
+            await self._broadcast(room, wire.dumps(message))
 
     async def _reseat(self, room: RoomHub) -> None:
         """Each seated socket's seat, looked up again by its token: a socket whose seat is

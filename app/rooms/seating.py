@@ -51,6 +51,7 @@ class Seating:
         name: str,
         turn_seconds: float | None,
         seats: int | None,
+        rematch_by: str = "host",
     ) -> tuple[RoomRecord, int, str]:
         game = find_game(game_id)
         try:
@@ -74,6 +75,7 @@ class Seating:
             turn_seconds=turn_seconds,
             host_name=name,
             host_token_hash=hash_token(token),
+            rematch_by=rematch_by,
         )
         return room, 0, token
 
@@ -180,11 +182,16 @@ class Seating:
         return await self.tables.room(code)
 
     async def start(self, code: str, token: str | None) -> Table:
+        check_host(seat_of(await self.tables.room(code), token))
+        return await self.set_up_match(code)
+
+    async def set_up_match(self, code: str) -> Table:
+        """The start itself, for whoever may start: the host (``start``), or a rematch once its
+        players are in (app/rooms/rematch.py). Once only: a second call is ``already_started``."""
         # A join (or a bot) landing while the match is set up makes the start set it up
         # again for the seats the room has then: a seat is in the match or refused.
         for _ in range(START_RETRIES):
             room = await self.tables.room(code)
-            check_host(seat_of(room, token))
             check_open(room)
             game = find_game(room.game_id)
             players = len(room.seats)

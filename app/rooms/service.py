@@ -55,6 +55,7 @@ class RoomService:
         name: str,
         turn_seconds: float | None,
         seats: int | None,
+        rematch_by: str = "host",
     ) -> tuple[RoomRecord, int, str]:
         return await self.seating.create_room(
             game_id=game_id,
@@ -63,6 +64,7 @@ class RoomService:
             name=name,
             turn_seconds=turn_seconds,
             seats=seats,
+            rematch_by=rematch_by,
         )
 
     async def join(self, code: str, name: str) -> tuple[RoomRecord, int, str]:

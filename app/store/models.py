@@ -37,6 +37,12 @@ class RoomRow(Base):
     seat_count: Mapped[int] = mapped_column(Integer)
     turn_seconds: Mapped[float | None] = mapped_column(Float, nullable=True)
     created_at: Mapped[float] = mapped_column(Float)
+    # The rematch (app/rooms/rematch.py): who may press "Play again" ("host" | "anyone"), and
+    # the host's standing choice for it, which applies when another player presses: seats
+    # "keep" | "rotate", players who do not come in time replaced by a "bot" or "leave_out".
+    rematch_by: Mapped[str] = mapped_column(String(8), default="host", server_default="host")
+    rematch_seats: Mapped[str] = mapped_column(String(8), default="keep", server_default="keep")
+    rematch_absent: Mapped[str] = mapped_column(String(16), default="bot", server_default="bot")
 
 
 class SeatRow(Base):
@@ -314,3 +320,32 @@ class CircleRoomRow(Base):
         ForeignKey("rooms.id", ondelete="CASCADE"), primary_key=True
     )
     circle_id: Mapped[int] = mapped_column(ForeignKey("circles.id", ondelete="CASCADE"), index=True)
+
+
+# --- Rematches (issue 19): "Play again" opens one new room for a finished table. ---
+
+
+class RematchRow(Base):
+    """The rematch of a finished room: its primary key is the old room, so there is at most one,
+    and two players pressing at once land in the same new room. The new match starts when every
+    invited person has come (``arrived``) or, at ``deadline``, without those who did not."""
+
+    __tablename__ = "rematches"
+    __table_args__ = (Index("ix_rematches_waiting", "started", "deadline"),)
+
+    room_id: Mapped[int] = mapped_column(
+        ForeignKey("rooms.id", ondelete="CASCADE"), primary_key=True
+    )
+    new_room_id: Mapped[int] = mapped_column(
+        ForeignKey("rooms.id", ondelete="CASCADE"), unique=True
+    )
+    # "keep" | "rotate", and "bot" | "leave_out" (what the deadline does to who did not come).
+    seats: Mapped[str] = mapped_column(String(8))
+    absent: Mapped[str] = mapped_column(String(16))
+    created_at: Mapped[float] = mapped_column(Float)
+    deadline: Mapped[float] = mapped_column(Float)
+    # The seat rows (``seats.id``, which a seat keeps when the host reorders the waiting room)
+    # of the new room whose player came.
+    arrived: Mapped[list[int]] = mapped_column(JSON)
+    # Done: the new match started, or it was left to its host (nobody came).
+    started: Mapped[bool] = mapped_column(Boolean, default=False)

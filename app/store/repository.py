@@ -72,6 +72,8 @@ class RoomRecord:
     turn_seconds: float | None
     created_at: float
     seats: list[SeatRecord] = field(default_factory=list)
+    # Who may start a rematch once the match is over: "host" | "anyone" (app/rooms/rematch.py).
+    rematch_by: str = "host"
 
     def seat(self, number: int) -> SeatRecord | None:
         return next((s for s in self.seats if s.seat == number), None)
@@ -157,6 +159,7 @@ def _room(row: RoomRow, seats: Sequence[SeatRow]) -> RoomRecord:
             SeatRecord(s.seat, s.name, s.bot_level, s.away, s.token_hash, s.away_level)
             for s in sorted(seats, key=lambda s: s.seat)
         ],
+        rematch_by=row.rematch_by,
     )
 
 
@@ -222,6 +225,11 @@ class Repository:
         async with self._write_lock, self.sessions.begin() as session:
             yield session
 
+    def transaction(self) -> contextlib.AbstractAsyncContextManager[AsyncSession]:
+        """One write transaction, queued with this worker's other writes (SQLite has one
+        writer at a time): for the stores of features beside the room layer."""
+        return self._write()
+
     # -- rooms and seats --------------------------------------------------------------------
 
     async def _load_room(self, session: AsyncSession, code: str) -> RoomRecord | None:
@@ -251,6 +259,7 @@ class Repository:
         turn_seconds: float | None,
         host_name: str,
         host_token_hash: str,
+        rematch_by: str = "host",
     ) -> RoomRecord:
         async with self._write() as session:
             row = RoomRow(
@@ -263,6 +272,7 @@ class Repository:
                 seat_count=seat_count,
                 turn_seconds=turn_seconds,
                 created_at=time.time(),
+                rematch_by=rematch_by,
             )
             session.add(row)
             await session.flush()
