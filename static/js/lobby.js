@@ -276,6 +276,7 @@ async function main() {
         turnSeconds: setup.turnSeconds,
         seats: setup.seats,
         circle: forCircle ? forCircle.public_id : null,
+        rematchBy: document.querySelector('input[name="rematch_by"]:checked').value,
       });
       location.href = `/r/${encodeURIComponent(code)}`;
     } catch (err) {

@@ -1,7 +1,7 @@
 // The room page (/r/{code}): seats, presence, invite and rejoin links, host tools, chat, the
 // table log, and the live table drawn by the game's renderer (static/js/games/{game}.js).
 
-import { api, createRoom, playerName, rejoinUrl, roomUrl, seats as seatStore } from "./api.js";
+import { api, playerName, rejoinUrl, roomUrl, seats as seatStore } from "./api.js";
 import { createChat } from "./chat.js";
 import { RoomClient } from "./client.js";
 import { clear, copyText, h, toast } from "./dom.js";
@@ -10,6 +10,7 @@ import { has, initI18n, onLanguageChange, t } from "./i18n.js";
 import { logLine } from "./log_lines.js";
 import { showMatchFigures } from "./match_figures.js";
 import { offerKeepProfile } from "./profile.js";
+import { createRematch } from "./rematch.js";
 import { loadRenderer } from "./renderers.js";
 import { clockWords, optionWords } from "./setup_text.js";
 import { createTalk } from "./talk.js";
@@ -34,6 +35,7 @@ const page = {
   chat: null, // the chat lines and the message being sent (chat.js)
   talk: null, // chat and log at hand: the side column or the phone's drawer (talk.js)
   sideFolded: false, // the side panels were folded for the match (on a phone, once)
+  rematch: null, // "Play again", and coming over to the new table (rematch.js)
 };
 
 // Bot levels the server offers (engine.bots.LEVELS), weakest first.
@@ -199,6 +201,8 @@ function renderWaiting() {
   }
 
   const hostBox = clear(document.getElementById("host-box"));
+  // A rematch waiting for its players starts by itself: it says so (not "waiting for the host").
+  const rematchNote = !started && page.rematch ? page.rematch.waitingNote() : null;
   if (!started && isHost()) {
     hostBox.append(
       h(
@@ -208,9 +212,13 @@ function renderWaiting() {
         h("button", { class: "btn", type: "button", disabled: taken >= room.seat_count, "data-testid": "add-bot", onclick: addBot }, t("room.add_bot")),
         h("button", { class: "btn primary", type: "button", disabled: taken < room.min_players, "data-testid": "start", onclick: startMatch }, t("room.start")),
       ),
+      page.rematch.hostRule(),
     );
+    if (rematchNote) hostBox.append(rematchNote);
   } else if (!started && page.mine) {
-    hostBox.append(h("p", { class: "muted" }, t("room.wait_for_host")));
+    hostBox.append(rematchNote || h("p", { class: "muted" }, t("room.wait_for_host")));
+  } else if (rematchNote) {
+    hostBox.append(rematchNote);
   }
 }
 
@@ -363,22 +371,6 @@ async function startMatch() {
   }
 }
 
-async function rematch() {
-  if (!page.mine) return; // spectators are not offered a rematch (table.js endScreen)
-  const room = page.room;
-  const name = (page.mine && seatName(page.mine.seat)) || playerName.get() || t("room.witch");
-  const newCode = await createRoom({
-    game: room.game,
-    visibility: room.visibility,
-    options: room.options,
-    name,
-    turnSeconds: room.turn_seconds,
-    seats: room.seat_count,
-  });
-  page.client.chat(t("room.rematch_chat", { link: roomUrl(newCode) }));
-  setTimeout(() => { location.href = `/r/${encodeURIComponent(newCode)}`; }, 150);
-}
-
 // -- the table log -----------------------------------------------------------------------------
 function addLog(version, events) {
   for (const event of events) page.log.push({ version, order: page.logOrder++, event });
@@ -460,7 +452,7 @@ async function ensureRenderer() {
     seatName,
     seatInfo,
     mySeat: () => (page.state ? page.state.seat : page.mine ? page.mine.seat : null),
-    rematch: () => rematch().catch(failed),
+    rematchControls: (label) => page.rematch.controls(label),
   });
   page.renderer = await page.rendererLoading;
   return page.renderer;
@@ -500,6 +492,7 @@ async function main() {
   await initI18n();
   takeTokenFromHash();
   page.mine = seatStore.get(code);
+  page.rematch = createRematch({ code, page, isHost, redraw: () => renderAll(), failed });
   page.turnAlert = createTurnAlert({ t, code });
   page.talk = createTalk(code);
   try {
@@ -536,6 +529,8 @@ async function main() {
       if (page.renderer && page.state) page.renderer.render(page.state);
     })
     .on("chat", (message) => page.chat.receive(message))
+    .on("rematch", (message) => page.rematch.opened(message))
+    .on("rematch_rules", (message) => page.rematch.rulesChanged(message))
     .on("seat", (message) => {
       // The host changed the seat order, or the start closed a gap: same token, new number.
       if (!page.mine || typeof message.seat !== "number") return;
@@ -583,6 +578,8 @@ async function main() {
   });
   renderAll();
   document.body.dataset.ready = "1";
+  // (a rematch's countdown and arrival are a comfort: the deadline and the Start button remain)
+  page.rematch.load().catch(() => {});
 }
 
 main().catch((err) => console.error(err));

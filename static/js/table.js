@@ -378,6 +378,17 @@ export function ranking(result, seats) {
  * `words`: {headline, reason, place(n) (optional), rematch, lobby}.
  */
 export function endScreen(ctx, result, seats, { words, line }) {
+  // The room page brings its own rematch (`ctx.rematchControls(label)` → {button, choice}: who
+  // may press, the host's choice, "waiting for the host"); elsewhere one button, and none for a
+  // spectator, who has no seat to bring to a new table.
+  const rematch = ctx.rematchControls
+    ? ctx.rematchControls(words.rematch)
+    : {
+        button: ctx.mySeat && ctx.mySeat() === null
+          ? null
+          : h("button", { class: "btn primary", type: "button", "data-testid": "rematch", onclick: (event) => { event.currentTarget.disabled = true; ctx.rematch(); } }, words.rematch),
+        choice: null,
+      };
   const order = ranking(result, seats);
   const placeOf = (seat) => (result.placings && result.placings.length ? result.placings[seat] : order.indexOf(seat) + 1);
   return h(
@@ -399,15 +410,8 @@ export function endScreen(ctx, result, seats, { words, line }) {
         ),
       ),
     ),
-    h(
-      "div",
-      { class: "button-row" },
-      // A rematch opens a new table for the players; a spectator has no seat to bring to it.
-      ctx.mySeat && ctx.mySeat() === null
-        ? null
-        : h("button", { class: "btn primary", type: "button", "data-testid": "rematch", onclick: (event) => { event.currentTarget.disabled = true; ctx.rematch(); } }, words.rematch),
-      h("a", { class: "btn", href: "/" }, words.lobby),
-    ),
+    h("div", { class: "button-row" }, rematch.button, h("a", { class: "btn", href: "/" }, words.lobby)),
+    rematch.choice,
   );
 }
 
