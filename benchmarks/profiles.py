@@ -70,11 +70,11 @@ async def fill(dsn: str, schema: str, matches: int, players: int, seed: int) -> 
             columns=["id", "public_id", "name", "listed", "created_at"],
         )
         ratings = []
-        for profile_id, *_ in profiles:
+        for rated_id, *_ in profiles:
             for game_id, _ in games:
                 mu, sigma = rng.gauss(25, 4), rng.uniform(1.5, 8.3)
                 ratings.append(
-                    (profile_id, game_id, mu, sigma, mu - 3 * sigma, rng.randrange(1, 400), now)
+                    (rated_id, game_id, mu, sigma, mu - 3 * sigma, rng.randrange(1, 400), now)
                 )
         await conn.copy_records_to_table(
             "ratings", records=ratings,
@@ -93,8 +93,10 @@ async def fill(dsn: str, schema: str, matches: int, players: int, seed: int) -> 
             places = [1, 2, 3, 4]
             rng.shuffle(places)
             other = rng.randrange(2, players + 2)
-            holders = [(1, "Benchmark", None), (other, f"Player {other}", None),
-                       (None, "Guest", None), (None, "Bot", "random")]
+            holders: list[tuple[int | None, str, str | None]] = [
+                (1, "Benchmark", None), (other, f"Player {other}", None),
+                (None, "Guest", None), (None, "Bot", "random"),
+            ]
             for seat, ((profile_id, name, bot), place) in enumerate(
                 zip(holders, places, strict=True)
             ):
@@ -198,20 +200,26 @@ def main() -> None:
             "COVEN_MIGRATE_ON_START": "0",
         }
         process, url = fleet.start(SERVE, env, 1)
+        load_before = os.getloadavg()[0]
         try:
             report = run(url, public_id, args.requests)
         finally:
             fleet.stop(process)
+        # The machine's other work shows in every figure: say how busy it was.
+        load = {"before": round(load_before, 2), "after": round(os.getloadavg()[0], 2),
+                "cores": os.cpu_count()}
     finally:
         if not args.keep:
             asyncio.run(_execute(dsn, f'DROP SCHEMA IF EXISTS "{schema}" CASCADE'))
     for name, ms in direct.items():
         print(f"{name + ', on the database':32} median {ms:7.2f} ms")
+    print(f"load average (1 min) {load['before']} before, {load['after']} after, "
+          f"on {load['cores']} cores")
     worst = max(r["p99_ms"] for r in report.values() if "p99_ms" in r)
     print(f"worst p99: {worst} ms (target < {TARGET_P99_MS:.0f} ms): "
           + ("met" if worst < TARGET_P99_MS else "MISSED"))
     print(json.dumps({"matches": args.matches, "players": args.players,
-                      "requests": args.requests, "calls": report, "direct_ms": direct,
+                      "requests": args.requests, "calls": report, "direct_ms": direct, "load": load,
                       "target_p99_ms": TARGET_P99_MS, "met": worst < TARGET_P99_MS}))
 
 

@@ -100,38 +100,22 @@ class Queries:
         return kept
 
     async def _sum_figures(self, session: AsyncSession, profile_id: int) -> list[GameSummary]:
-        """Summed and averaged by the database over her rows of each game (an index range)."""
+        """Her rows read once (one index range) and added up here: extracting each figure from
+        the JSON in SQL parsed every row once per figure, twice as slow on PostgreSQL."""
+        rows = await session.execute(
+            select(MP.game_id, MP.place, MP.stats).where(MP.profile_id == profile_id)
+        )
+        tallies: dict[str, _Tally] = {}
+        for game_id, place, stats in rows:
+            tally = tallies.get(game_id)
+            if tally is None:
+                tally = tallies[game_id] = _Tally()
+            tally.add(place, stats or {})
         summaries = []
-        for game in self.games():
-            names = statistic_names(game)
-            figures = [MP.stats[name].as_float() for name in names]
-            row = (
-                await session.execute(
-                    select(
-                        func.count(),
-                        func.coalesce(func.sum(case((MP.place == 1, 1), else_=0)), 0),
-                        func.avg(MP.place),
-                        *(func.sum(f) for f in figures),
-                        *(func.count(f) for f in figures),
-                    ).where(MP.profile_id == profile_id, MP.game_id == game.id)
-                )
-            ).one()
-            matches, wins, average_place = row[0], row[1], row[2]
-            if not matches:
-                continue
-            sums, counts = row[3 : 3 + len(names)], row[3 + len(names) :]
-            summaries.append(
-                GameSummary(
-                    game.id,
-                    int(matches),
-                    int(wins),
-                    float(average_place),
-                    [
-                        FigureSummary(name, float(total or 0), float(total) / n if n else None)
-                        for name, total, n in zip(names, sums, counts, strict=True)
-                    ],
-                )
-            )
+        for game in self.games():  # in the registry's order; a game no longer there is left out
+            tally = tallies.get(game.id)
+            if tally is not None:
+                summaries.append(tally.summary(game.id, statistic_names(game)))
         return summaries
 
     # -- matches ------------------------------------------------------------------------------
@@ -292,3 +276,39 @@ def _match_line(seats: list[Any], viewer: Viewer) -> MatchLine:
             for s in seats
         ],
     )
+
+
+class _Tally:
+    """One game's matches of one player, added up."""
+
+    __slots__ = ("counted", "matches", "places", "totals", "wins")
+
+    def __init__(self) -> None:
+        self.matches = self.wins = self.places = 0
+        self.totals: dict[str, float] = {}
+        self.counted: dict[str, int] = {}  # matches that recorded each figure
+
+    def add(self, place: int, stats: dict[str, Any]) -> None:
+        self.matches += 1
+        self.wins += place == 1
+        self.places += place
+        for name, value in stats.items():
+            if isinstance(value, int | float):
+                self.totals[name] = self.totals.get(name, 0) + value
+                self.counted[name] = self.counted.get(name, 0) + 1
+
+    def summary(self, game_id: str, names: Sequence[str]) -> GameSummary:
+        return GameSummary(
+            game_id,
+            self.matches,
+            self.wins,
+            self.places / self.matches,
+            [
+                FigureSummary(
+                    name,
+                    float(self.totals.get(name, 0)),
+                    self.totals[name] / self.counted[name] if self.counted.get(name) else None,
+                )
+                for name in names
+            ],
+        )
