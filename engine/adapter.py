@@ -18,7 +18,16 @@ from __future__ import annotations
 import random
 from typing import Any, ClassVar, Protocol
 
-from engine.protocol import Action, Game, Result, Step, check_player_count, parse_options
+from engine.protocol import (
+    Action,
+    Event,
+    Figures,
+    Game,
+    Result,
+    Step,
+    check_player_count,
+    parse_options,
+)
 
 
 class Rules(Protocol):
@@ -68,6 +77,12 @@ class Heuristic(Protocol):
     def evaluate(self, state: Any, seat: int, /) -> float: ...
 
 
+class FigureCounter(Protocol):
+    """A game's ``statistics`` module: each seat's own figures of a finished match."""
+
+    def statistics(self, state: Any, events: list[Event], /) -> list[Figures]: ...
+
+
 class RulesGame(Game):
     """``protocol.Game`` by delegation to a game's rules, view and state modules. A subclass sets
     the protocol's class attributes (``id``, ``title``, seats, ``options``, ``event_types``)."""
@@ -109,8 +124,19 @@ class RulesGame(Game):
         return self.state_class.load(data)
 
 
-class SearchableRulesGame(RulesGame):
-    """A :class:`RulesGame` that the search bots can play (``bots.searching.Searchable``)."""
+class CountedRulesGame(RulesGame):
+    """A :class:`RulesGame` that keeps statistics (``protocol.KeepsStatistics``): a subclass
+    names its figures in ``statistic_names`` and the module that counts them in ``figures``."""
+
+    statistic_names: ClassVar[tuple[str, ...]]
+    figures: FigureCounter
+
+    def statistics(self, state: Any, events: list[Event]) -> list[Figures]:
+        return self.figures.statistics(state, events)
+
+
+class SearchableRulesGame(CountedRulesGame):
+    """A :class:`CountedRulesGame` that the search bots can play (``bots.searching.Searchable``)."""
 
     determinizer: Determinizer
     heuristic: Heuristic

@@ -14,7 +14,7 @@ from engine.brew.cards import ROLES, SPELLS, STACKS
 from engine.brew.options import BrewOptions
 from engine.brew.readings import POTION_DATA_IS_PLACEHOLDER
 from engine.brew.state import State
-from engine.protocol import PRIVATE, PUBLIC, Event, Figures
+from engine.protocol import PRIVATE, PUBLIC
 
 
 class WitchsBrew(adapter.SearchableRulesGame):
@@ -48,9 +48,7 @@ class WitchsBrew(adapter.SearchableRulesGame):
     heuristic = heuristic
     # each witch's own figures of a finished match, for history (statistics.py)
     statistic_names: ClassVar[tuple[str, ...]] = figures.FIGURES
-
-    def statistics(self, state: State, events: list[Event]) -> list[Figures]:
-        return figures.statistics(state, events)
+    figures = figures
 
     def catalog(self) -> dict[str, Any]:
         """Static data for renderers: the roles, the spells and every potion card."""

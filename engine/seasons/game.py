@@ -8,7 +8,7 @@ from typing import Any, ClassVar
 from pydantic import BaseModel
 
 from engine import adapter
-from engine.protocol import PRIVATE, PUBLIC, Event, Figures
+from engine.protocol import PRIVATE, PUBLIC
 from engine.seasons import determinize, heuristic, rules, view
 from engine.seasons import statistics as figures
 from engine.seasons.cards import CARDS, ENERGIES
@@ -57,9 +57,7 @@ class Seasons(adapter.SearchableRulesGame):
     heuristic = heuristic
     # each sorcerer's own figures of a finished match, for history (statistics.py)
     statistic_names: ClassVar[tuple[str, ...]] = figures.FIGURES
-
-    def statistics(self, state: State, events: list[Event]) -> list[Figures]:
-        return figures.statistics(state, events)
+    figures = figures
 
     def catalog(self) -> dict[str, Any]:
         """Static data for renderers: every card and every die face."""

@@ -8,7 +8,7 @@ from typing import Any, ClassVar
 from pydantic import BaseModel
 
 from engine import adapter
-from engine.protocol import PRIVATE, PUBLIC, Event, Figures
+from engine.protocol import PRIVATE, PUBLIC
 from engine.whirling import determinize, heuristic, rules, view
 from engine.whirling import statistics as figures
 from engine.whirling.arcana import arcana_names
@@ -65,9 +65,7 @@ class WhirlingWitchcraft(adapter.SearchableRulesGame):
     heuristic = heuristic
     # each witch's own figures of a finished match, for history (statistics.py)
     statistic_names: ClassVar[tuple[str, ...]] = figures.FIGURES
-
-    def statistics(self, state: State, events: list[Event]) -> list[Figures]:
-        return figures.statistics(state, events)
+    figures = figures
 
     def catalog(self) -> dict[str, Any]:
         """Static card data for renderers: every recipe, personality and ingredient."""
