@@ -1,9 +1,11 @@
-// Pieces every game's table is built from: tokens (cubes, drops, coins), "any of these" slots,
+// Pieces every game's table is built from: its root and the areas every table has (the other
+// players' boards, the move panel, the hand), tokens (cubes, drops, coins), "any of these" slots,
 // card frames, player panels, move buttons that send an action taken from `legal` (and ask once
 // before one that cannot be undone), choosers, "your choice" while a seat waits, the seating
 // order, the log's word lists and the end screen ranked by `result.placings`. A game's renderer
 // (static/js/games/{id}.js) keeps only what is its own; these take already translated words,
-// so this module owns no translation keys.
+// so this module owns no translation keys. What every renderer does around its drawing (the
+// messages, redraws, the open chooser) is table_renderer.js.
 
 import { h } from "./dom.js";
 
@@ -18,6 +20,50 @@ export function useStylesheet(name) {
   document.head.append(h("link", { rel: "stylesheet", href, "data-coven-css": name }));
 }
 useStylesheet("table.css");
+
+// -- the table's frame ---------------------------------------------------------------------------
+/**
+ * The table's root: classes `{game} phase-{phase}`, then `extra`, then `spectator` for a viewer
+ * without a seat; and what the browser tests read: `data-version`, `data-phase`, `data-pending`
+ * ("1" while a move is on its way), `data-my-turn` ("1" while this seat has moves and the match
+ * goes on). `data` adds the game's own (round, year…).
+ */
+export function tableRoot({ game, message, pending, extra = "", data = {} }, ...children) {
+  const phase = message.view.phase;
+  const spectator = message.seat === null || message.seat === undefined;
+  return h(
+    "div",
+    {
+      class: `${game} phase-${phase} ${extra ? `${extra} ` : ""}${spectator ? "spectator" : ""}`,
+      dataset: { version: message.version, ...data, phase, pending: pending ? "1" : "0", myTurn: message.legal.length && !message.result ? "1" : "0" },
+    },
+    children,
+  );
+}
+
+/** The other players' boards, in table order after the viewer `me` (a spectator: from seat 0);
+ * `board(seat)` draws one. */
+export function otherBoards(count, me, board) {
+  const seats = seatsAround(count, me);
+  return h("div", { class: `others count-${seats.length}` }, seats.map((seat) => board(seat)));
+}
+
+/** The panel of this seat's moves (`data-testid="moves"`, class `my-turn` while `legal` holds
+ * any), read out as it changes. */
+export function moveArea(legal, body) {
+  return h("section", { class: `moves ${legal.length ? "my-turn" : ""}`, "data-testid": "moves", "aria-live": "polite" }, body);
+}
+
+/** The viewer's hand (`data-testid="hand"`, read out as `label`): `heading`, then her `cards`
+ * (one row that scrolls sideways on a phone when `sideways`), or `empty` when she holds none. */
+export function handArea({ label, heading, cards, empty, sideways = false }) {
+  return h(
+    "section",
+    { class: "hand", "data-testid": "hand", "aria-label": label },
+    h("h3", {}, heading),
+    h("div", { class: sideways ? "hand-cards phone-row" : "hand-cards" }, cards.length ? cards : h("span", { class: "muted" }, empty)),
+  );
+}
 
 // -- tokens --------------------------------------------------------------------------------------
 /** One token: `shape` is its CSS class ("cube", "drop", "coin", "vial"), `kind` its colour class
@@ -166,6 +212,26 @@ export function createMoves(ctx, rootSelector, redraw, { before = null } = {}) {
         { class: cls, type: "button", "data-action": kind, "data-key": key, "data-testid": testid, title, "aria-label": title, disabled: moves.pending, onclick: () => moves.send(action) },
         content || label,
       );
+    },
+    /**
+     * A chooser (see `chooser`) whose every option is a legal action: `option(action, i)` says
+     * one ({label, content, key, group, groupHead}); a click sends that action.
+     */
+    choose({ title, help = null, actions, option, onCancel = null, cancelLabel = "", overlay = false }) {
+      return chooser({
+        title,
+        help,
+        onCancel,
+        cancelLabel,
+        overlay,
+        disabled: moves.pending,
+        options: actions.map((action, i) => ({ kind: action.type, ...option(action, i), onClick: () => moves.send(action) })),
+      });
+    },
+    /** A button that changes only this page (opens a chooser, asks first): it carries
+     * `data-action` = `kind` as a move's button does, and waits while a move is pending. */
+    control(content, { kind, key = null, cls = "btn", onClick }) {
+      return h("button", { class: cls, type: "button", "data-action": kind, "data-key": key, disabled: moves.pending, onclick: onClick }, content);
     },
     asking: null, // the `key` of the confirm button whose question is open
     /**
@@ -365,6 +431,14 @@ export function keepFocus(root, redraw) {
 }
 
 // -- the end of the match ------------------------------------------------------------------------
+/** The end screen's headline: `shared(names)` when several seats won, `you` when the viewer
+ * (`me`) won alone, else `wins(names)`; `names` are the winners' names (`seatName`). */
+export function winnerHeadline(result, me, seatName, { you, shared, wins }) {
+  const names = result.winners.map((seat) => seatName(seat)).join(", ");
+  if (result.winners.length > 1) return shared(names);
+  return me !== null && result.winners.includes(me) ? you : wins(names);
+}
+
 /** Seats ordered by `result.placings` (1 first; ties keep seat order), scores for older results. */
 export function ranking(result, seats) {
   const place = (seat) => (result.placings && result.placings.length ? result.placings[seat] : null);

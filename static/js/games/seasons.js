@@ -5,24 +5,10 @@
 // that makes a move sends an action object taken from `legal`; card ids come from the engine
 // and every name or effect text from the i18n files (`se.card.{n}`, `se.effect.{n}`).
 
-import { clear, h } from "../dom.js";
+import { h } from "../dom.js";
 import { has, tn } from "../i18n.js";
-import {
-  attachDetail,
-  card,
-  cardBacks,
-  chip,
-  chooser,
-  countsInWords,
-  createMoves,
-  endScreen,
-  keepFocus,
-  playerBoard,
-  seatsAround,
-  token,
-  useStylesheet,
-  yourChoice,
-} from "../table.js";
+import { card, cardBacks, chip, countsInWords, endScreen, handArea, moveArea, otherBoards, playerBoard, tableRoot, token, tokens, total, useStylesheet, winnerHeadline, yourChoice } from "../table.js";
+import { loadCatalog, tableRenderer } from "../table_renderer.js";
 
 const ENERGIES = ["air", "water", "fire", "earth"];
 const SEASONS = ["winter", "spring", "summer", "autumn"];
@@ -35,25 +21,25 @@ const CARD_ANSWERS = ["keep_card", "discard_card", "choose_card", "give_card", "
 const ENERGY_ANSWERS = ["gain_energy", "discard_energy", "return_energy", "take_energy"];
 
 export async function createRenderer(ctx) {
-  const { root, t } = ctx;
+  const { t } = ctx;
   useStylesheet("seasons.css");
-  const response = await fetch("/api/games/seasons/catalog");
-  if (!response.ok) throw new Error("cannot load the Seasons card catalog");
-  const catalog = await response.json();
+  const catalog = await loadCatalog("seasons");
 
-  const ui = {
-    message: null,
-    chooser: null, // {kind: "summon", card} | {kind: "activate", slot} | {kind: "transmute"} | {kind: "bonus"}
-    stage: "",
-  };
+  // The open chooser (table.chooser): {kind: "summon", card} | {kind: "activate", slot} |
+  // {kind: "transmute"} | {kind: "bonus"}.
+  const table = tableRenderer(ctx, {
+    selector: ".se",
+    draw,
+    stage: (message) => `${message.view.phase}:${message.view.tick}:${message.view.pending.length}`,
+    detail: { describe: (node) => cardDetail(Number(node.dataset.card)), closeLabel: t("se.close") },
+    describe: describeEvent,
+  });
+  const { moves, mySeat } = table;
   // The log is described again, in order, on every redraw: this follows the order of events.
   let pastTheEnd = false;
-  const moves = createMoves(ctx, ".se", rerender);
-  const detail = attachDetail(root, (node) => cardDetail(Number(node.dataset.card)), t("se.close"));
 
   // -- words ---------------------------------------------------------------------------------
   const name = (seat) => ctx.seatName(seat);
-  const mySeat = () => (ui.message ? ui.message.seat : null);
   const cardName = (num) => t(`se.card.${num}`);
   const energyName = (e) => t(`se.energy.${e}`);
   const seasonName = (s) => t(`se.season.${s}`);
@@ -65,7 +51,7 @@ export async function createRenderer(ctx) {
     return null;
   };
   const slotName = (slot) => {
-    const found = ui.message ? entryOf(ui.message.view, slot) : null;
+    const found = table.message ? entryOf(table.message.view, slot) : null;
     return found ? cardName(found.entry.card) : `#${slot}`;
   };
 
@@ -73,11 +59,7 @@ export async function createRenderer(ctx) {
   const energyToken = (e, extra = "") => token("nrg", e, energyName(e), extra);
   const crystal = (extra = "") => token("crystal", "crystal", t("se.crystals"), extra);
 
-  function energyTokens(dict, extra = "") {
-    const out = [];
-    for (const e of ENERGIES) for (let i = 0; i < ((dict && dict[e]) || 0); i += 1) out.push(energyToken(e, extra));
-    return out;
-  }
+  const energyTokens = (dict, extra = "") => tokens("nrg", dict, ENERGIES, energyName, extra);
 
   function costOf(num, view) {
     const c = catalog.cards[String(num)];
@@ -119,7 +101,7 @@ export async function createRenderer(ctx) {
         badge,
       ],
       body: [
-        cost ? h("div", { class: "card-cost" }, costNode(num, view || (ui.message && ui.message.view))) : null,
+        cost ? h("div", { class: "card-cost" }, costNode(num, view || (table.message && table.message.view))) : null,
         text ? h("p", { class: "card-text" }, effectText(num)) : null,
       ],
       foot,
@@ -131,7 +113,7 @@ export async function createRenderer(ctx) {
 
   function effectText(num) {
     const c = catalog.cards[String(num)];
-    const view = ui.message && ui.message.view;
+    const view = table.message && table.message.view;
     // The 1st edition's #5 and #43 (room option `edition`) read differently.
     if (c && c.first_edition && view && view.options && view.options.edition === 1) return t(`se.effect_first.${num}`);
     return t(`se.effect.${num}`);
@@ -140,7 +122,7 @@ export async function createRenderer(ctx) {
   function cardDetail(num) {
     const c = catalog.cards[String(num)];
     if (!c) return null;
-    const view = ui.message && ui.message.view;
+    const view = table.message && table.message.view;
     return [
       h("h4", {}, cardName(num)),
       h("p", { class: "small muted" }, `${t(`se.kind.${c.kind}`)} · ${tn("se.pp", c.pp)} · ${t("se.cost")}: ${costWords(num, view)}`),
@@ -267,8 +249,8 @@ export async function createRenderer(ctx) {
   }
 
   function reserve(p) {
-    const count = ENERGIES.reduce((n, e) => n + (p.energy[e] || 0), 0);
-    const amulet = ENERGIES.reduce((n, e) => n + (p.amulet_energy[e] || 0), 0);
+    const count = total(p.energy, ENERGIES);
+    const amulet = total(p.amulet_energy, ENERGIES);
     return h(
       "div",
       { class: "reserve", "data-testid": `reserve-${p.seat}`, "data-count": String(count), "aria-label": `${t("se.reserve")}: ${energyWords(p.energy)}` },
@@ -288,10 +270,10 @@ export async function createRenderer(ctx) {
       { class: "in-play", "aria-label": t("se.in_play") },
       p.in_play.map((e) => {
         const mineActs = acts.filter((a) => a.slot === e.id);
-        const tokensOn = ENERGIES.reduce((n, k) => n + ((e.tokens && e.tokens[k]) || 0), 0);
+        const tokensOn = total(e.tokens, ENERGIES);
         let foot = null;
         if (mineActs.length === 1) foot = moves.button(t("se.activate"), mineActs[0], { cls: "btn small use", key: `act-${e.id}`, title: actionLabel(mineActs[0]) });
-        else if (mineActs.length > 1) foot = h("button", { class: "btn small use", type: "button", "data-action": "open-activate", "data-key": `act-${e.id}`, disabled: moves.pending, onclick: () => { ui.chooser = { kind: "activate", slot: e.id }; rerender(); } }, t("se.activate"), "…");
+        else if (mineActs.length > 1) foot = moves.control([t("se.activate"), "…"], { kind: "open-activate", key: `act-${e.id}`, cls: "btn small use", onClick: () => table.openChooser({ kind: "activate", slot: e.id }) });
         return seasonCard(e.card, {
           extra: `mini in-play-card ${e.used ? "used" : ""} ${mineActs.length ? "usable" : ""}`,
           cost: false,
@@ -343,16 +325,11 @@ export async function createRenderer(ctx) {
       const ways = summons.get(num) || [];
       let foot;
       if (ways.length === 1) foot = moves.button(t("se.summon"), ways[0], { cls: "btn small primary", key: `summon-${num}-${i}`, title: actionLabel(ways[0]) });
-      else if (ways.length > 1) foot = h("button", { class: "btn small primary", type: "button", "data-action": "open-summon", "data-key": `summon-${num}-${i}`, disabled: moves.pending, onclick: () => { ui.chooser = { kind: "summon", card: num }; rerender(); } }, t("se.summon"), "…");
+      else if (ways.length > 1) foot = moves.control([t("se.summon"), "…"], { kind: "open-summon", key: `summon-${num}-${i}`, cls: "btn small primary", onClick: () => table.openChooser({ kind: "summon", card: num }) });
       else foot = myTurnMain ? h("span", { class: "small cannot" }, t("se.cannot_afford")) : null;
       return seasonCard(num, { extra: ways.length ? "affordable" : "", testid: "hand-card", view, foot });
     });
-    return h(
-      "section",
-      { class: "hand", "data-testid": "hand", "aria-label": t("se.your_hand") },
-      h("h3", {}, t("se.your_hand"), " ", h("span", { class: "small muted" }, t("se.hand_help"))),
-      h("div", { class: "hand-cards" }, cards.length ? cards : h("span", { class: "muted" }, t("se.empty_hand"))),
-    );
+    return handArea({ label: t("se.your_hand"), heading: [t("se.your_hand"), " ", h("span", { class: "small muted" }, t("se.hand_help"))], cards, empty: t("se.empty_hand") });
   }
 
   // -- the Prelude: draft and libraries -----------------------------------------------------
@@ -473,7 +450,7 @@ export async function createRenderer(ctx) {
   }
 
   function tokenValue(energy) {
-    const view = ui.message.view;
+    const view = table.message.view;
     const me = view.seats[mySeat()];
     const purses = me ? me.in_play.filter((e) => e.card === PURSE_OF_IO).length : 0;
     return (view.transmute_values[energy] || 0) + ((view.turn && view.turn.transmute_bonus) || 0) + purses;
@@ -487,19 +464,19 @@ export async function createRenderer(ctx) {
 
   // -- the move panel ------------------------------------------------------------------------
   function optionsChooser(title, options, help = null) {
-    return chooser({
+    return moves.choose({
       title,
       help,
-      disabled: moves.pending,
-      options: options.map((a, i) => ({ kind: a.type, key: `opt-${i}`, label: actionLabel(a), content: actionContent(a), onClick: () => moves.send(a) })),
-      onCancel: () => { ui.chooser = null; rerender(); },
+      actions: options,
+      option: (a, i) => ({ key: `opt-${i}`, label: actionLabel(a), content: actionContent(a) }),
+      onCancel: table.closeChooser,
       cancelLabel: t("se.cancel"),
       overlay: true, // opened by a click: over the page, nothing moves
     });
   }
 
   function openChooser(view, legal) {
-    const c = ui.chooser;
+    const c = table.chooser;
     if (!c) return null;
     if (c.kind === "summon") {
       const ways = legal.filter((a) => a.type === "summon" && a.card === c.card);
@@ -581,11 +558,11 @@ export async function createRenderer(ctx) {
     for (const a of dieBonus) { used.add(a); buttons.push(moves.button(t(`se.bonus.${a.bonus}`), a, { cls: "btn", key: `bonus-${a.bonus}` })); }
     if (transmutes.length && !opened) {
       for (const a of transmutes) used.add(a);
-      buttons.push(h("button", { class: "btn", type: "button", "data-action": "open-transmute", "data-key": "open-transmute", disabled: moves.pending, onclick: () => { ui.chooser = { kind: "transmute" }; rerender(); } }, t("se.transmute"), "…"));
+      buttons.push(moves.control([t("se.transmute"), "…"], { kind: "open-transmute", key: "open-transmute", onClick: () => table.openChooser({ kind: "transmute" }) }));
     }
     if (bonuses.length && turn.step === "main" && !opened) {
       for (const a of bonuses) used.add(a);
-      buttons.push(h("button", { class: "btn ghost", type: "button", "data-action": "open-bonus", "data-key": "open-bonus", disabled: moves.pending, onclick: () => { ui.chooser = { kind: "bonus" }; rerender(); } }, t("se.bonus_action"), "…"));
+      buttons.push(moves.control([t("se.bonus_action"), "…"], { kind: "open-bonus", key: "open-bonus", cls: "btn ghost", onClick: () => table.openChooser({ kind: "bonus" }) }));
     }
     // Ending the turn cannot be taken back: asked once while a card could still be summoned or activated.
     const more = legal.some((a) => a.type === "summon" || a.type === "activate");
@@ -625,20 +602,16 @@ export async function createRenderer(ctx) {
     if (me && view.phase !== "draft" && view.phase !== "build" && Array.isArray(me.libraries) && (me.libraries[0].length || me.libraries[1].length)) {
       body.push(h("details", { class: "my-libraries", "data-testid": "my-libraries" }, h("summary", { class: "small" }, t("se.my_libraries")), me.libraries.map((lib, k) => lib.length ? h("div", { class: "library" }, h("h4", {}, t("se.library_n", { year: ROMAN[k + 2] })), h("div", { class: "hand-cards" }, lib.map((num) => seasonCard(num, { extra: "mini", text: false, view })))) : null)));
     }
-    return h("section", { class: `moves ${legal.length ? "my-turn" : ""}`, "data-testid": "moves", "aria-live": "polite" }, body);
+    return moveArea(legal, body);
   }
 
   function finalScreen(message) {
     const result = message.result;
-    const view = message.view;
-    const seats = view.seats.map((p) => p.seat);
-    const winners = result.winners.map(name).join(", ");
-    const me = mySeat();
+    const seats = message.view.seats.map((p) => p.seat);
     const parts = (result.details && result.details.parts) || [];
-    const headline = result.winners.length > 1 ? t("se.end.shared", { names: winners }) : me !== null && result.winners.includes(me) ? t("se.end.you_win") : t("se.end.wins", { names: winners });
     return endScreen(ctx, result, seats, {
       words: {
-        headline,
+        headline: winnerHeadline(result, mySeat(), name, { you: t("se.end.you_win"), shared: (names) => t("se.end.shared", { names }), wins: (names) => t("se.end.wins", { names }) }),
         reason: t(`se.reason.${result.reason}`),
         place: (n) => t("se.end.place", { place: n }),
         rematch: t("se.end.rematch"),
@@ -660,17 +633,12 @@ export async function createRenderer(ctx) {
     const seat = mySeat();
     const me = seat !== null && seat !== undefined ? view.seats[seat] : null;
     const over = Boolean(message.result);
-    const others = seatsAround(view.players, me ? seat : null);
     const prelude = me && !over && (view.phase === "draft" || view.phase === "build");
-    const table = h(
-      "div",
-      {
-        class: `se phase-${view.phase} season-${view.season} ${me ? "" : "spectator"}`,
-        dataset: { version: message.version, phase: view.phase, year: view.year, round: view.round, pending: moves.pending ? "1" : "0", myTurn: message.legal.length && !over ? "1" : "0" },
-      },
+    return tableRoot(
+      { game: "se", message, pending: moves.pending, extra: `season-${view.season}`, data: { year: view.year, round: view.round } },
       topLine(view),
       over ? finalScreen(message) : null,
-      h("div", { class: `others count-${others.length}` }, others.map((s) => board(view, s, message))),
+      otherBoards(view.players, me ? seat : null, (s) => board(view, s, message)),
       diceArea(view, message.legal),
       over ? null : movePanel(message, me),
       prelude && view.phase === "draft" ? draftScreen(view, me, message.legal) : null,
@@ -678,35 +646,9 @@ export async function createRenderer(ctx) {
       me ? hand(view, me, message.legal) : null,
       me ? board(view, seat, message) : null,
     );
-    clear(root).append(table);
-    detail.refresh();
   }
 
-  function rerender() {
-    if (ui.message) keepFocus(root, () => draw(ui.message));
-  }
-
-  return {
-    render(message) {
-      if (message !== ui.message) {
-        ui.message = message;
-        moves.reset();
-        const stage = `${message.view.phase}:${message.view.tick}:${message.view.pending.length}`;
-        if (stage !== ui.stage) {
-          ui.stage = stage;
-          ui.chooser = null;
-        }
-      }
-      keepFocus(root, () => draw(message));
-    },
-    rejected() {
-      moves.reset();
-      rerender();
-    },
-    describe(event) {
-      return describeEvent(event);
-    },
-  };
+  return table.renderer;
 
   // -- the table log in words ----------------------------------------------------------------
   // An event's energy is one type (with a count) or a {type: n} dictionary (#26, #47, …).

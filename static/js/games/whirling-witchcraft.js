@@ -2,9 +2,10 @@
 // arcana tracks, cauldron), the row of played recipes, the hand, and a panel with exactly the
 // moves in `legal`. Every control that makes a move sends an action object taken from `legal`.
 
-import { clear, h } from "../dom.js";
+import { h } from "../dom.js";
 import { has, tn } from "../i18n.js";
-import { attachDetail, chip, chooser as variantChooser, countsInWords, createMoves, endScreen, icon, keepFocus, oneOf, playerBoard, seatsAround, token, tokens, total as sum, yourChoice } from "../table.js";
+import { card, chip, countsInWords, endScreen, handArea, icon, moveArea, oneOf, otherBoards, playerBoard, tableRoot, token, tokens, total as sum, winnerHeadline, yourChoice } from "../table.js";
+import { loadCatalog, tableRenderer } from "../table_renderer.js";
 
 const INGREDIENTS = ["heart", "mandrake", "mushroom", "spider", "toad"];
 const ARCANA = ["potion", "raven", "book"];
@@ -15,25 +16,39 @@ const WIN = 5;
 
 export async function createRenderer(ctx) {
   const { root, t } = ctx;
-  const response = await fetch("/api/games/whirling-witchcraft/catalog");
-  if (!response.ok) throw new Error("cannot load the Whirling Witchcraft card catalog");
-  const catalog = await response.json();
+  const catalog = await loadCatalog("whirling-witchcraft");
 
+  // What she has picked for the decision at hand (dropped when it changes); the open chooser
+  // (table.chooser) is {kind: "brew", recipe} | {kind: "scholar"} | {kind: "claim"}.
   const ui = {
-    message: null,
-    previous: null,
-    stage: "",
     selected: null, // card id picked from the hand (study)
     rotated: false,
     randomRotated: false,
-    chooser: null, // {kind: "brew", recipe} | {kind: "scholar"} | {kind: "claim"}
     passes: [], // the last round's cauldron passes, told in words on the table
     confirmSwap: false,
     raven: [], // the cubes picked on the workbench for the Raven, in the order they were clicked
   };
-  const moves = createMoves(ctx, ".ww", rerender, { before: () => { ui.chooser = null; } });
-  // A card's whole text on hover or focus, pinned by a tap (a phone has no hover).
-  const detail = attachDetail(root, (node) => (node.dataset.detail === "persona" ? personalityDetail(node.dataset.personality) : recipeDetail(node.dataset.card)), t("ww.close"));
+  const table = tableRenderer(ctx, {
+    selector: ".ww",
+    draw,
+    drawn: (message, isNew) => { if (isNew && !message.quiet) flyCauldrons(message); },
+    stage: (message) => `${message.view.round}:${message.view.phase}`,
+    onStage: () => {
+      ui.selected = null;
+      ui.rotated = false;
+      ui.randomRotated = false;
+      ui.confirmSwap = false;
+      ui.raven = [];
+    },
+    onMessage: remember,
+    beforeMove: () => { table.chooser = null; },
+    detail: {
+      describe: (node) => (node.dataset.detail === "persona" ? personalityDetail(node.dataset.personality) : recipeDetail(node.dataset.card)),
+      closeLabel: t("ww.close"),
+    },
+    describe: describeEvent,
+  });
+  const { moves, mySeat, rerender } = table;
 
   // -- words ---------------------------------------------------------------------------------
   const ing = (kind) => t(`ww.ingredient.${kind}`);
@@ -43,7 +58,7 @@ export async function createRenderer(ctx) {
 
   function recipeOf(id) {
     // A room option may pick a card's alternative reading (catalog.variants, keyed by option).
-    const options = (ui.message && ui.message.view.options) || {};
+    const options = (table.message && table.message.view.options) || {};
     for (const [option, cards] of Object.entries(catalog.variants || {})) if (options[option] && cards[id]) return cards[id];
     if (catalog.recipes[id]) return catalog.recipes[id];
     const personality = catalog.personalities[id];
@@ -61,7 +76,6 @@ export async function createRenderer(ctx) {
   const cubeWords = (dict) => countsInWords(dict, INGREDIENTS, (count, k) => t("ww.count_of", { count, name: ing(k) }), t("ww.nothing"));
   const total = (dict) => sum(dict, INGREDIENTS);
   const name = (seat) => ctx.seatName(seat);
-  const mySeat = () => (ui.message ? ui.message.seat : null);
 
   // -- cubes and cards -----------------------------------------------------------------------
   const cube = (kind, extra = "") => token("cube", kind, ing(kind), extra);
@@ -102,21 +116,21 @@ export async function createRenderer(ctx) {
     // A personality's recipe sits on her card, whose icons (Frog Whisperer: one book) count at setup.
     const personality = catalog.personalities[id];
     const icons = personality ? personality.arcana_on_flip : recipe.arcana;
-    return h(
-      "div",
-      { class: `card recipe ${rotated ? "rotated" : ""} ${extra}`, "data-card": id, "data-detail": "recipe", "data-testid": testid },
-      h("div", { class: "card-head" }, arcanaIcons(icons), recipe.initiative ? h("span", { class: "init", title: t("ww.initiative") }, recipe.initiative) : null),
-      h("div", { class: "card-name" }, cardName(id)),
-      h(
+    return card({
+      name: cardName(id),
+      head: [arcanaIcons(icons), recipe.initiative ? h("span", { class: "init", title: t("ww.initiative") }, recipe.initiative) : null],
+      body: h(
         "div",
         { class: "card-face" },
         slots(face.in, face.in_choice),
         h("span", { class: "arrow", title: direction, "aria-label": direction }, recipe.reversible ? "⇄" : "➜"),
         slots(face.out, face.out_choice),
       ),
-      rotated ? h("div", { class: "turned-badge" }, t("ww.turned")) : null,
-      recipe.single_use ? h("div", { class: "turned-badge" }, t("ww.single_use")) : null,
-    );
+      foot: [rotated ? h("div", { class: "turned-badge" }, t("ww.turned")) : null, recipe.single_use ? h("div", { class: "turned-badge" }, t("ww.single_use")) : null],
+      extra: `recipe ${rotated ? "rotated" : ""} ${extra}`,
+      testid,
+      data: { card: id, detail: "recipe" },
+    });
   }
 
   // The card in words: what the icons say, both faces of a two-way card.
@@ -238,7 +252,7 @@ export async function createRenderer(ctx) {
     rerender();
   }
 
-  const ravenActions = () => (ui.message ? ui.message.legal.filter((a) => a.type === "raven") : []);
+  const ravenActions = () => (table.message ? table.message.legal.filter((a) => a.type === "raven") : []);
   const ravenCounts = () => Object.fromEntries(INGREDIENTS.map((k) => [k, ui.raven.filter((c) => c.startsWith(`${k}:`)).length]).filter(([, n]) => n));
   const sameCubes = (a, b) => INGREDIENTS.every((k) => (a[k] || 0) === (b[k] || 0));
 
@@ -335,7 +349,7 @@ export async function createRenderer(ctx) {
 
   // Using a recipe: with one legal way it is done in this one click; with more, the ways open.
   function useButton(recipe, key, cls, label) {
-    const ways = ui.message.legal.filter((a) => a.type === "brew" && a.recipe === recipe);
+    const ways = table.message.legal.filter((a) => a.type === "brew" && a.recipe === recipe);
     const only = ways.length === 1 ? ways[0] : null;
     const title = only ? t("ww.use_as", { card: cardName(recipe), how: variantLabel(only) }) : t("ww.use_choose", { card: cardName(recipe), count: ways.length });
     return h(
@@ -349,8 +363,7 @@ export async function createRenderer(ctx) {
   }
 
   function openChooser(chooser) {
-    ui.chooser = chooser;
-    rerender();
+    table.openChooser(chooser);
     const first = root.querySelector(".chooser [data-action]");
     if (first) first.focus();
   }
@@ -369,7 +382,7 @@ export async function createRenderer(ctx) {
         card,
       );
     });
-    return h("section", { class: "hand", "data-testid": "hand", "aria-label": t("ww.hand") }, h("h3", {}, t("ww.your_hand")), h("div", { class: "hand-cards phone-row" }, cards.length ? cards : h("span", { class: "muted" }, t("ww.empty_hand"))));
+    return handArea({ label: t("ww.hand"), heading: t("ww.your_hand"), cards, empty: t("ww.empty_hand"), sideways: true });
   }
 
   function studyPanel(legal, me) {
@@ -434,7 +447,7 @@ export async function createRenderer(ctx) {
         extras.push(
           ui.confirmSwap
             ? h("span", { class: "confirm-swap" }, t("ww.swap_sure"), " ", moveButton(t("ww.swap_yes"), a, { cls: "btn primary", key: "swap" }), h("button", { class: "btn ghost", type: "button", "data-key": "swap-no", onclick: () => { ui.confirmSwap = false; rerender(); } }, t("ww.cancel")))
-            : h("button", { class: "btn", type: "button", "data-action": "ask-swap", "data-key": "ask-swap", disabled: moves.pending, onclick: () => { ui.confirmSwap = true; rerender(); } }, t("ww.swap_hand")),
+            : moves.control(t("ww.swap_hand"), { kind: "ask-swap", key: "ask-swap", onClick: () => { ui.confirmSwap = true; rerender(); } }),
         );
       }
       if (a.type === "skip") extras.push(moveButton(t("ww.skip"), a, { cls: "btn primary", key: "skip" }));
@@ -519,20 +532,20 @@ export async function createRenderer(ctx) {
   }
 
   function chooserPanel(legal) {
-    const chooser = ui.chooser;
+    const chooser = table.chooser;
     const variants = legal.filter((a) => (chooser.kind === "brew" ? a.type === "brew" && a.recipe === chooser.recipe : a.type === chooser.kind));
     if (!variants.length) {
-      ui.chooser = null;
+      table.chooser = null;
       return null;
     }
     const title = chooser.kind === "brew" ? t("ww.chooser.brew", { card: cardName(chooser.recipe) }) : t(`ww.chooser.${chooser.kind}`);
-    return variantChooser({
+    return moves.choose({
       title,
       help: chooser.kind === "brew" ? t("ww.chooser.help") : null,
-      disabled: moves.pending,
       overlay: true,
-      options: variants.map((a, i) => ({ kind: a.type, key: `variant-${i}`, label: variantLabel(a), content: variantContent(a), onClick: () => send(a) })),
-      onCancel: () => { ui.chooser = null; rerender(); },
+      actions: variants,
+      option: (a, i) => ({ key: `variant-${i}`, label: variantLabel(a), content: variantContent(a) }),
+      onCancel: table.closeChooser,
       cancelLabel: t("ww.cancel"),
     });
   }
@@ -541,7 +554,7 @@ export async function createRenderer(ctx) {
     const out = [h("p", {}, t("ww.prompt.brew"))];
     if (view.brewer !== null && view.brewer !== undefined) out.push(openOrder(view));
     // An open chooser floats over what follows (nothing moves); the rest stays in place under it.
-    if (ui.chooser) {
+    if (table.chooser) {
       const panel = chooserPanel(legal);
       if (panel) out.push(panel);
     }
@@ -558,8 +571,8 @@ export async function createRenderer(ctx) {
       );
     }
     const row = [];
-    if (legal.some((a) => a.type === "scholar")) row.push(h("button", { class: "btn", type: "button", "data-action": "open-scholar", disabled: moves.pending, onclick: () => openChooser({ kind: "scholar" }) }, t("ww.scholar")));
-    if (legal.some((a) => a.type === "claim")) row.push(h("button", { class: "btn", type: "button", "data-action": "open-claim", disabled: moves.pending, onclick: () => openChooser({ kind: "claim" }) }, t("ww.claim")));
+    if (legal.some((a) => a.type === "scholar")) row.push(moves.control(t("ww.scholar"), { kind: "open-scholar", onClick: () => openChooser({ kind: "scholar" }) }));
+    if (legal.some((a) => a.type === "claim")) row.push(moves.control(t("ww.claim"), { kind: "open-claim", onClick: () => openChooser({ kind: "claim" }) }));
     // Done cannot be taken back (the engine has no undo): asked once while a recipe, the
     // Scholar or the claim is still open to her; with nothing left to do it goes at once.
     const done = legal.find((a) => a.type === "done");
@@ -576,17 +589,19 @@ export async function createRenderer(ctx) {
         "div",
         { class: "offers" },
         legal.filter((a) => a.type === "keep_personality").map((a) => {
-          const card = catalog.personalities[a.personality];
-          return h(
-            "div",
-            { class: "card personality", "data-detail": "persona", "data-personality": a.personality },
-            h("div", { class: "card-name" }, personalityName(a.personality)),
-            h("p", { class: "small" }, t(`ww.power.${card.power}`)),
-            h("div", { class: "small" }, t("ww.starts_with"), " ", h("span", { class: "slots" }, cubes(card.start))),
-            ARCANA.some((k) => card.arcana_on_flip && card.arcana_on_flip[k]) ? h("div", { class: "small" }, t("ww.arcana_on_flip"), " ", arcanaIcons(card.arcana_on_flip)) : null,
-            card.recipe ? recipeCard(a.personality, false) : null,
-            moveButton(t("ww.keep"), a, { cls: "btn primary", key: `keep-${a.personality}` }),
-          );
+          const persona = catalog.personalities[a.personality];
+          return card({
+            name: personalityName(a.personality),
+            body: [
+              h("p", { class: "small" }, t(`ww.power.${persona.power}`)),
+              h("div", { class: "small" }, t("ww.starts_with"), " ", h("span", { class: "slots" }, cubes(persona.start))),
+              ARCANA.some((k) => persona.arcana_on_flip && persona.arcana_on_flip[k]) ? h("div", { class: "small" }, t("ww.arcana_on_flip"), " ", arcanaIcons(persona.arcana_on_flip)) : null,
+              persona.recipe ? recipeCard(a.personality, false) : null,
+            ],
+            foot: moveButton(t("ww.keep"), a, { cls: "btn primary", key: `keep-${a.personality}` }),
+            extra: "personality",
+            data: { detail: "persona", personality: a.personality },
+          });
         }),
       ),
     ];
@@ -640,12 +655,9 @@ export async function createRenderer(ctx) {
     // Ranked by the result's placings (the tie-breaks order the losers too).
     const result = message.result;
     const view = message.view;
-    const winners = result.winners.map(name).join(", ");
-    const mine = mySeat();
-    const iWon = mine !== null && result.winners.includes(mine);
     return endScreen(ctx, result, view.players.map((p) => p.seat), {
       words: {
-        headline: result.winners.length > 1 ? t("ww.end.shared", { names: winners }) : iWon ? t("ww.end.you_win") : t("ww.end.wins", { names: winners }),
+        headline: winnerHeadline(result, mySeat(), name, { you: t("ww.end.you_win"), shared: (names) => t("ww.end.shared", { names }), wins: (names) => t("ww.end.wins", { names }) }),
         reason: t(`ww.reason.${result.reason}`),
         rematch: t("ww.end.rematch"),
         lobby: t("room.back_to_lobby"),
@@ -664,7 +676,7 @@ export async function createRenderer(ctx) {
     else if (view.phase === "study") body = studyPanel(legal, me);
     else if (legal.some((a) => TRIGGERS.includes(a.type) || a.type === "decline")) body = arcanaPanel(legal, me.production);
     else body = brewPanel(legal, view);
-    return h("section", { class: `moves ${legal.length ? "my-turn" : ""}`, "data-testid": "moves", "aria-live": "polite" }, body);
+    return moveArea(legal, body);
   }
 
   // -- the whole table -----------------------------------------------------------------------
@@ -710,28 +722,22 @@ export async function createRenderer(ctx) {
     );
   }
 
-  function draw(message, animate) {
+  function draw(message, isNew) {
     const view = message.view;
     const seat = mySeat();
     const me = seat !== null ? view.players[seat] : null;
     const usable = new Set(message.legal.filter((a) => a.type === "brew").map((a) => a.recipe));
-    const fresh = animate ? freshness(message, ui.previous) : freshness(message, null);
-    const others = seatsAround(view.players.length, seat).map((other) => view.players[other]);
-    keepFocus(root, () => clear(root).append(
-      h(
-        "div",
-        { class: `ww phase-${view.phase} ${seat === null ? "spectator" : ""}`, dataset: { version: message.version, round: view.round, pending: moves.pending ? "1" : "0", myTurn: message.legal.length && !message.result ? "1" : "0", phase: view.phase } },
-        phaseLine(view),
-        passSummary(),
-        message.result ? movePanel(message, me) : null,
-        h("div", { class: `others count-${others.length}` }, others.map((p) => board(p, view, { mine: false, usable, fresh }))),
-        message.result ? null : movePanel(message, me),
-        me && dealt(view) ? hand(me, message.legal) : null,
-        me ? board(me, view, { mine: true, usable, fresh }) : null,
-      ),
-    ));
-    detail.refresh();
-    if (animate) flyCauldrons(message);
+    const fresh = isNew && !message.quiet ? freshness(message, table.previous) : freshness(message, null);
+    return tableRoot(
+      { game: "ww", message, pending: moves.pending, data: { round: view.round } },
+      phaseLine(view),
+      passSummary(),
+      message.result ? movePanel(message, me) : null,
+      otherBoards(view.players.length, seat, (other) => board(view.players[other], view, { mine: false, usable, fresh })),
+      message.result ? null : movePanel(message, me),
+      me && dealt(view) ? hand(me, message.legal) : null,
+      me ? board(me, view, { mine: true, usable, fresh }) : null,
+    );
   }
 
   function flyCauldrons(message) {
@@ -768,45 +774,20 @@ export async function createRenderer(ctx) {
     }
   }
 
-  function rerender() {
-    if (ui.message) draw(ui.message, false);
+  // A new message: the round's cauldron passes, the Raven's picks that still stand, the recipe
+  // chooser only while that recipe can still be brewed.
+  function remember(message) {
+    const passes = (message.events || []).filter((e) => e.type === "cauldron_passed");
+    if (passes.length) ui.passes = passes;
+    // Picked Raven cubes stay picked across the others' moves while they are still there.
+    const sheet = message.seat !== null && message.view.players[message.seat] ? message.view.players[message.seat].production : null;
+    if (!message.legal.some((a) => a.type === "raven") || !sheet || typeof sheet !== "object") ui.raven = [];
+    else ui.raven = ui.raven.filter((c) => { const [k, i] = c.split(":"); return +i < sheet.workbench[k]; });
+    const chooser = table.chooser;
+    if (chooser && chooser.kind === "brew" && !message.legal.some((a) => a.type === "brew" && a.recipe === chooser.recipe)) table.chooser = null;
   }
 
-  return {
-    render(message) {
-      const fresh = message !== ui.message;
-      if (fresh) {
-        ui.previous = ui.message;
-        ui.message = message;
-        moves.reset();
-        const passes = (message.events || []).filter((e) => e.type === "cauldron_passed");
-        if (passes.length) ui.passes = passes;
-        const stage = `${message.view.round}:${message.view.phase}`;
-        if (stage !== ui.stage) {
-          ui.stage = stage;
-          ui.selected = null;
-          ui.rotated = false;
-          ui.randomRotated = false;
-          ui.chooser = null;
-          ui.confirmSwap = false;
-          ui.raven = [];
-        }
-        // Picked Raven cubes stay picked across the others' moves while they are still there.
-        const sheet = message.seat !== null && message.view.players[message.seat] ? message.view.players[message.seat].production : null;
-        if (!message.legal.some((a) => a.type === "raven") || !sheet || typeof sheet !== "object") ui.raven = [];
-        else ui.raven = ui.raven.filter((c) => { const [k, i] = c.split(":"); return +i < sheet.workbench[k]; });
-        if (ui.chooser && ui.chooser.kind === "brew" && !message.legal.some((a) => a.type === "brew" && a.recipe === ui.chooser.recipe)) ui.chooser = null;
-      }
-      draw(message, fresh && !message.quiet);
-    },
-    rejected() {
-      moves.reset();
-      rerender();
-    },
-    describe(event) {
-      return describeEvent(event);
-    },
-  };
+  return table.renderer;
 
   // -- the table log in words ----------------------------------------------------------------
   function describeEvent(e) {

@@ -4,57 +4,41 @@
 // pass), and a panel with exactly the moves in `legal`. Every control that makes a move sends
 // an action object taken from `legal`.
 
-import { clear, h } from "../dom.js";
+import { h } from "../dom.js";
 import { tn } from "../i18n.js";
-import {
-  attachDetail,
-  card,
-  cardBacks,
-  chip,
-  chooser,
-  countsInWords,
-  createMoves,
-  endScreen,
-  icon,
-  keepFocus,
-  playerBoard,
-  seatsAround,
-  token,
-  tokenPile,
-  tokens,
-  useStylesheet,
-  yourChoice,
-} from "../table.js";
+import { card, cardBacks, chip, countsInWords, endScreen, handArea, icon, moveArea, otherBoards, playerBoard, seatsAround, tableRoot, token, tokenPile, tokens, useStylesheet, winnerHeadline, yourChoice } from "../table.js";
+import { loadCatalog, tableRenderer } from "../table_renderer.js";
 
 const DROPS = ["red", "white", "green"];
 const RESOURCES = ["red", "white", "green", "any_drops", "gold", "vials"];
 
 export async function createRenderer(ctx) {
-  const { root, t } = ctx;
+  const { t } = ctx;
   useStylesheet("brew.css");
-  const response = await fetch("/api/games/witchs-brew/catalog");
-  if (!response.ok) throw new Error("cannot load the Witch's Brew card catalog");
-  const catalog = await response.json();
+  const catalog = await loadCatalog("witchs-brew");
   const ROLE_IDS = Object.keys(catalog.roles);
   const CARDS = {};
   for (const stack of catalog.stacks) for (const c of stack.cards) CARDS[c.id] = c;
 
   const ui = {
-    message: null,
-    previous: null,
-    chooser: null, // {kind: "favor"}: the favor's variants are open (act and buy show theirs at once)
-    stage: "",
     lastRound: null, // {role, claimant, outcome}: the round just finished, until the next lead
     fresh: new Set(), // answers new in this message ("seat:answer"), to animate
     took: new Map(), // seat -> what her favor gave her this round, in words (from the events)
   };
-  const moves = createMoves(ctx, ".wb", rerender);
-  // A card's whole text on hover or focus, pinned by a tap (a phone has no hover).
-  const detail = attachDetail(root, (node) => describeCard(node), t("wb.close"));
+  // The open chooser (table.chooser) is {kind: "favor"}: the favor's variants (act and buy show
+  // theirs at once).
+  const table = tableRenderer(ctx, {
+    selector: ".wb",
+    draw,
+    stage: (message) => `${message.view.set}:${message.view.phase}:${message.view.round}`,
+    onMessage: remember,
+    detail: { describe: (node) => describeCard(node), closeLabel: t("wb.close") },
+    describe: describeEvent,
+  });
+  const { moves, mySeat } = table;
 
   // -- words ---------------------------------------------------------------------------------
   const name = (seat) => ctx.seatName(seat);
-  const mySeat = () => (ui.message ? ui.message.seat : null);
   const roleName = (id) => t(`wb.role.${id}`);
   const announce = (id) => t(`wb.announce.${id}`);
   const spellName = (id) => t(`wb.spell.${id}`);
@@ -64,7 +48,7 @@ export async function createRenderer(ctx) {
   const amounts = (dict) => countsInWords(dict, RESOURCES, amount, t("wb.nothing"));
   // The thieves' favor is a room option (engine/brew/options.py: thief_favor).
   const favorText = (id) => {
-    const options = (ui.message && ui.message.view.options) || {};
+    const options = (table.message && table.message.view.options) || {};
     return options.thief_favor === "buy" && (id === "cutpurse" || id === "begging_monk") ? t(`wb.role_favor_buy.${id}`) : t(`wb.role_favor.${id}`);
   };
   const cardWords = (id) => {
@@ -83,7 +67,7 @@ export async function createRenderer(ctx) {
   function roleDetail(id) {
     if (!catalog.roles[id]) return null;
     // The Warlock's full action is the spell on top of the book: say which.
-    const spell = id === "warlock" && ui.message ? ui.message.view.spell.top : null;
+    const spell = id === "warlock" && table.message ? table.message.view.spell.top : null;
     return [
       h("h4", {}, roleName(id)),
       h("p", {}, h("strong", {}, t("wb.full_action")), " ", t(`wb.role_full.${id}`)),
@@ -215,10 +199,8 @@ export async function createRenderer(ctx) {
   function claimArea(view, message) {
     const cur = view.current;
     if (!cur) return lastRoundArea(view);
-    const n = view.players_count;
     const answered = new Set(cur.answers.map((a) => a.seat));
-    const order = [];
-    for (let k = 1; k < n; k += 1) order.push((cur.leader + k) % n);
+    const order = seatsAround(view.players_count, cur.leader);
     const claimants = [cur.leader, ...cur.answers.filter((a) => a.answer === "claim").map((a) => a.seat)];
     const bubble = (seat, answer) => {
       const holds = seat === cur.claimant;
@@ -366,12 +348,7 @@ export async function createRenderer(ctx) {
       if (!lead) return face;
       return h("button", { class: "card-button", type: "button", "data-action": "lead", "data-role": id, "data-key": `lead-${id}`, title: announce(id), disabled: moves.pending, onclick: () => moves.send(lead) }, face);
     });
-    return h(
-      "section",
-      { class: "hand", "data-testid": "hand", "aria-label": t("wb.your_hand") },
-      h("h3", {}, t("wb.your_hand")),
-      h("div", { class: "hand-cards phone-row" }, cards.length ? cards : h("span", { class: "muted" }, t("wb.empty_hand"))),
-    );
+    return handArea({ label: t("wb.your_hand"), heading: t("wb.your_hand"), cards, empty: t("wb.empty_hand"), sideways: true });
   }
 
   function chooseScreen(view, me, legal) {
@@ -441,27 +418,25 @@ export async function createRenderer(ctx) {
 
   function optionsChooser(kind, options, title, help) {
     // Variants of the same card are grouped under it; a variant without a card stands alone.
-    return chooser({
+    return moves.choose({
       title,
       help,
-      disabled: moves.pending,
-      options: options.map((a, i) => {
+      actions: options,
+      option: (a, i) => {
         const { parts, words } = optionParts(a);
         const c = a.card ? CARDS[a.card] : null;
         const label = [c ? `${t("wb.opt.card")} ${cardWords(a.card)}` : null, ...words].filter(Boolean).join(" · ") || t("wb.opt.plain");
         return {
-          kind,
           key: `${kind}-${i}`,
           label,
           group: c ? a.card : undefined,
           groupHead: c ? potionCard(c, { extra: "mini" }) : undefined,
           content: parts.length ? parts : c ? h("span", {}, t("wb.opt.brew_it"), " ", costTokens(c.cost)) : t("wb.opt.plain"),
-          onClick: () => moves.send(a),
         };
-      }),
-      onCancel: ui.chooser ? () => { ui.chooser = null; rerender(); } : null,
+      },
+      onCancel: table.chooser ? table.closeChooser : null,
       cancelLabel: t("wb.cancel"),
-      overlay: Boolean(ui.chooser), // opened by a click: over the answers, nothing moves
+      overlay: Boolean(table.chooser), // opened by a click: over the answers, nothing moves
     });
   }
 
@@ -478,20 +453,19 @@ export async function createRenderer(ctx) {
     const favors = legal.filter((a) => a.type === "favor");
     const decline = legal.find((a) => a.type === "decline_favor");
     const later = [];
-    for (let k = 1; k < view.players_count; k += 1) {
-      const seat = (mySeat() + k) % view.players_count;
+    for (const seat of seatsAround(view.players_count, mySeat())) {
       if (seat === cur.leader) break;
       if (view.players[seat].hand_count !== 0) later.push(seat); // an empty hand passes by itself
     }
     out.push(h("p", {}, t("wb.prompt.respond", { role: roleName(cur.role), name: name(cur.claimant) })));
     out.push(h("p", { class: "small muted" }, later.length ? tn("wb.prompt.risk", later.length) : t("wb.prompt.last")));
-    if (ui.chooser && ui.chooser.kind === "favor" && favors.length > 1) {
+    if (table.chooser && table.chooser.kind === "favor" && favors.length > 1) {
       out.push((optionsChooser("favor", favors, t("wb.choose_favor", { role: roleName(cur.role) }), favorText(cur.role))));
     }
     const favorButton = favors.length === 1
       ? moves.button("", favors[0], { cls: "btn big so-be-it", key: "favor", content: [h("strong", {}, t("wb.so_be_it")), h("span", { class: "small" }, favorSummary(cur.role, favors[0]))] })
       : favors.length > 1
-        ? h("button", { class: "btn big so-be-it", type: "button", "data-action": "open-favor", "data-key": "open-favor", disabled: moves.pending, onclick: () => { ui.chooser = { kind: "favor" }; rerender(); } }, h("strong", {}, t("wb.so_be_it")), h("span", { class: "small" }, favorText(cur.role)))
+        ? moves.control([h("strong", {}, t("wb.so_be_it")), h("span", { class: "small" }, favorText(cur.role))], { kind: "open-favor", key: "open-favor", cls: "btn big so-be-it", onClick: () => table.openChooser({ kind: "favor" }) })
         : null;
     out.push(
       h(
@@ -577,20 +551,16 @@ export async function createRenderer(ctx) {
     else if (view.phase === "tribute") body = tributePanel(view, legal);
     else if (view.phase === "shelf") body = shelfPanel(view, legal);
     else body = waitingPanel(message);
-    return h("section", { class: `moves ${legal.length ? "my-turn" : ""}`, "data-testid": "moves", "aria-live": "polite" }, body);
+    return moveArea(legal, body);
   }
 
   function finalScreen(message) {
     const result = message.result;
-    const view = message.view;
-    const seats = view.players.map((p) => p.seat);
-    const winners = result.winners.map(name).join(", ");
-    const me = mySeat();
+    const seats = message.view.players.map((p) => p.seat);
     const details = result.details || {};
-    const headline = result.winners.length > 1 ? t("wb.end.shared", { names: winners }) : me !== null && result.winners.includes(me) ? t("wb.end.you_win") : t("wb.end.wins", { names: winners });
     return endScreen(ctx, result, seats, {
       words: {
-        headline,
+        headline: winnerHeadline(result, mySeat(), name, { you: t("wb.end.you_win"), shared: (names) => t("wb.end.shared", { names }), wins: (names) => t("wb.end.wins", { names }) }),
         reason: `${t(`wb.reason.${result.reason}`)}${details.tie_break ? ` ${t("wb.end.tie_break")}` : ""}`,
         place: (n) => t("wb.end.place", { place: n }),
         rematch: t("wb.end.rematch"),
@@ -612,33 +582,22 @@ export async function createRenderer(ctx) {
   }
 
   // -- the whole table -----------------------------------------------------------------------
-  function draw(message) {
+  function draw(message, isNew) {
+    if (!isNew) ui.fresh = new Set(); // a redraw (language, presence, a chooser): nothing new to animate
     const view = message.view;
     const seat = mySeat();
     const me = seat !== null && seat !== undefined ? view.players[seat] : null;
     const over = Boolean(message.result);
-    const others = seatsAround(view.players_count, me ? seat : null);
-    const table = h(
-      "div",
-      {
-        class: `wb phase-${view.phase} ${me ? "" : "spectator"}`,
-        dataset: { version: message.version, set: view.set, round: view.round, phase: view.phase, pending: moves.pending ? "1" : "0", myTurn: message.legal.length && !over ? "1" : "0" },
-      },
+    return tableRoot(
+      { game: "wb", message, pending: moves.pending, data: { set: view.set, round: view.round } },
       phaseLine(view),
       over ? finalScreen(message) : null,
-      h("div", { class: `others count-${others.length}` }, others.map((s) => board(view, s, message))),
+      otherBoards(view.players_count, me ? seat : null, (s) => board(view, s, message)),
       h("div", { class: "middle" }, claimArea(view, message), potionStacks(view), spellBook(view)),
       over ? null : movePanel(message, me),
       me ? hand(view, me, message.legal) : null,
       me ? board(view, seat, message) : null,
     );
-    clear(root).append(table);
-    detail.refresh();
-  }
-
-  function rerender() {
-    ui.fresh = new Set();
-    if (ui.message) keepFocus(root, () => draw(ui.message));
   }
 
   function remember(message, previous) {
@@ -666,29 +625,7 @@ export async function createRenderer(ctx) {
     if (message.view.phase === "choose") ui.lastRound = null;
   }
 
-  return {
-    render(message) {
-      if (message !== ui.message) {
-        ui.previous = ui.message;
-        ui.message = message;
-        moves.reset();
-        remember(message, ui.previous);
-        const stage = `${message.view.set}:${message.view.phase}:${message.view.round}`;
-        if (stage !== ui.stage) {
-          ui.stage = stage;
-          ui.chooser = null;
-        }
-      } else ui.fresh = new Set(); // a redraw (language, presence): nothing new to animate
-      keepFocus(root, () => draw(message));
-    },
-    rejected() {
-      moves.reset();
-      rerender();
-    },
-    describe(event) {
-      return describeEvent(event);
-    },
-  };
+  return table.renderer;
 
   // -- the table log in words ----------------------------------------------------------------
   function ledgerWords(e) {
