@@ -1,5 +1,13 @@
 """Claims: a profile takes the seats this browser held as a guest (or the seat a profile holder
-just took), and their finished matches' rows in history."""
+just took), and their finished matches' rows in history, with what those rows add to her
+running totals (``app/results/totals.py``).
+
+A claim and the recording of the same match never miss each other: the claim locks the seats
+it takes (``FOR UPDATE``, in id order) before it gives their recorded matches to the profile,
+and the results ledger reads who holds a room's seats inside its own transaction, with those
+seats locked ``FOR SHARE``. Whichever commits second sees the first (the reasoning is in
+``app/results/ledger.py``).
+"""
 
 from __future__ import annotations
 
@@ -9,6 +17,7 @@ from sqlalchemy import select, update
 
 from app.profiles.db import ProfileDatabase
 from app.profiles.records import SeatToken
+from app.results import totals
 from app.rooms.keys import hash_token
 from app.store.models import MatchPlayerRow, MatchResultRow, RoomRow, SeatRow
 
@@ -23,8 +32,8 @@ class Claims:
 
         A seat token proves its holder sat there. A seat another profile holds stays its, and
         a deleted profile's seats stay "a former player": deleting is for good. The matches
-        those seats finished enter the profile's history (ratings were settled when each
-        match ended and do not move)."""
+        those seats finished enter the profile's history and her totals (ratings were settled
+        when each match ended and do not move)."""
         wanted = {hash_token(s.token): s.room for s in seats}
         if not wanted:
             return 0
@@ -40,21 +49,27 @@ class Claims:
                         SeatRow.profile_id.is_(None),
                         SeatRow.former.is_(False),
                     )
+                    # The seats locked before anything else, always in the same order: a
+                    # recording of one of their matches waits, or is waited for, never both.
+                    .order_by(SeatRow.id)
+                    .with_for_update(of=SeatRow)
                 )
             ).all()
-            taken = [
-                (seat_id, room_id, seat)
-                for seat_id, room_id, seat, token_hash, code in found
-                if token_hash is not None and wanted.get(token_hash) == code
-            ]
-            for seat_id, room_id, seat in taken:
-                await session.execute(
+            taken = 0
+            played: list[totals.PlayedSeat] = []
+            for seat_id, room_id, seat, token_hash, code in found:
+                if token_hash is None or wanted.get(token_hash) != code:
+                    continue
+                given = await session.execute(
                     update(SeatRow)
                     .where(SeatRow.id == seat_id, SeatRow.profile_id.is_(None))
                     .values(profile_id=profile_id)
                 )
+                if getattr(given, "rowcount", 0) != 1:
+                    continue  # another claim took it since it was read (SQLite reads unlocked)
+                taken += 1
                 finished = select(MatchResultRow.match_id).where(MatchResultRow.room_id == room_id)
-                await session.execute(
+                rows = await session.execute(
                     update(MatchPlayerRow)
                     .where(
                         MatchPlayerRow.match_id.in_(finished),
@@ -63,5 +78,12 @@ class Claims:
                         MatchPlayerRow.former.is_(False),
                     )
                     .values(profile_id=profile_id)
+                    .returning(MatchPlayerRow.game_id, MatchPlayerRow.place, MatchPlayerRow.stats)
+                    .execution_options(synchronize_session=False)
                 )
-            return len(taken)
+                played += [
+                    totals.PlayedSeat(profile_id, game_id, place, stats or {})
+                    for game_id, place, stats in rows
+                ]
+            await totals.add(session, session.get_bind().dialect.name, played)
+            return taken

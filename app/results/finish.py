@@ -1,5 +1,7 @@
 """A finished match as history keeps it: every seat's place, score and the game's figures,
-computed from the final snapshot and the match's events through the game itself."""
+computed from the final snapshot and the match's events through the game itself
+(``match_outcome``), then joined with who sat in each seat (``seated``) inside the transaction
+that records it."""
 
 from __future__ import annotations
 
@@ -8,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from app.results.records import Figures, FinishedMatch, SeatOutcome
+from app.results.records import Figures, FinishedMatch, MatchOutcome, SeatOutcome, SeatScore
 from engine.protocol import Event, Game, KeepsStatistics
 
 log = logging.getLogger(__name__)
@@ -16,7 +18,7 @@ log = logging.getLogger(__name__)
 
 @dataclass(frozen=True, slots=True)
 class SeatHolder:
-    """Who sat in a seat when the match ended (from the room's seats)."""
+    """Who holds a seat when the match is recorded (from the room's seats)."""
 
     seat: int
     name: str
@@ -43,36 +45,59 @@ def figures_of(game: Game, state: Any, events: list[Event]) -> list[Figures] | N
         return None
 
 
-def finished_match(
+def match_outcome(
     *,
     match_id: int,
     room_id: int,
     game: Game,
     snapshot: dict[str, Any],
     events: list[Event],
-    holders: Sequence[SeatHolder],
     finished_at: float,
-) -> FinishedMatch | None:
-    """``None`` when the snapshot is not a finished match."""
+) -> MatchOutcome | None:
+    """Every seat's place, score and figures; ``None`` when the snapshot is not a finished
+    match."""
     state = game.load(snapshot)
     result = game.result(state)
     if result is None:
         return None
     figures = figures_of(game, state, events)
-    by_seat = {h.seat: h for h in holders}
-    seats = []
-    for seat, place in enumerate(result.placings):
-        holder = by_seat.get(seat) or SeatHolder(seat, f"#{seat + 1}", None, None, False)
-        seats.append(
-            SeatOutcome(
+    return MatchOutcome(
+        match_id,
+        room_id,
+        game.id,
+        finished_at,
+        [
+            SeatScore(
                 seat=seat,
-                name=holder.name,
-                bot_level=holder.bot_level,
-                profile_id=holder.profile_id,
-                former=holder.former,
                 place=place,
                 score=result.scores[seat] if seat < len(result.scores) else None,
                 stats=dict(figures[seat]) if figures and seat < len(figures) else {},
             )
+            for seat, place in enumerate(result.placings)
+        ],
+    )
+
+
+def seated(outcome: MatchOutcome, holders: Sequence[SeatHolder]) -> FinishedMatch:
+    """The outcome with who sat in each seat (a seat without a row: its number for a name)."""
+    by_seat = {h.seat: h for h in holders}
+    seats = []
+    for score in outcome.seats:
+        holder = by_seat.get(score.seat) or SeatHolder(
+            score.seat, f"#{score.seat + 1}", None, None, False
         )
-    return FinishedMatch(match_id, room_id, game.id, finished_at, seats)
+        seats.append(
+            SeatOutcome(
+                seat=score.seat,
+                name=holder.name,
+                bot_level=holder.bot_level,
+                profile_id=holder.profile_id,
+                former=holder.former,
+                place=score.place,
+                score=score.score,
+                stats=score.stats,
+            )
+        )
+    return FinishedMatch(
+        outcome.match_id, outcome.room_id, outcome.game_id, outcome.finished_at, seats
+    )

@@ -1,12 +1,23 @@
-"""The writes of history: a finished match's result rows and the ratings it moves, in one
-transaction, exactly once.
+"""The writes of history: a finished match's result rows, its players' running totals and the
+ratings it moves, in one transaction, exactly once.
 
 "Exactly once" rests on the ``match_results`` primary key (the match id): the transaction
 begins by inserting that row with ON CONFLICT DO NOTHING, so of two workers (or a trigger and
 a sweep) recording the same match, the second inserts nothing (PostgreSQL makes it wait for
-the first to commit or roll back) and stops there. Ratings rows are created if missing, then
-read ``FOR UPDATE`` in profile order (PostgreSQL; SQLite has one writer at a time), so two
-matches of the same players never both read the old ratings, and never deadlock.
+the first to commit or roll back) and stops there. The same transaction sets
+``matches.recorded``, which takes the match out of the sweep's partial index.
+
+Who sat where is read inside that transaction, after the result row, with the room's seats
+locked ``FOR SHARE`` in id order: a claim (``app/profiles/claims.py``) locks the seats it
+takes ``FOR UPDATE`` in id order before it gives their recorded matches to the profile. So
+either the claim committed first and this transaction reads its profile (PostgreSQL waits
+for the claim's lock, then reads the row as the claim left it; on SQLite the claim's write
+came before this one's), or the claim waits for this commit and then finds the match's rows
+to give her. A claim can never fall between the read of the seats and the write of the rows.
+
+Totals and ratings rows are created if missing, then read ``FOR UPDATE`` in profile order
+(PostgreSQL; SQLite has one writer at a time), so two matches of the same players never both
+read the old values, and never deadlock.
 """
 
 from __future__ import annotations
@@ -18,14 +29,15 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Insert, and_, exists, insert, select
-from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy import and_, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
-from app.results.finish import SeatHolder
+from app.results import totals
+from app.results.finish import SeatHolder, seated
 from app.results.ratings import first_rating, rate, rated_places
-from app.results.records import FinishedMatch, SkillRating
+from app.results.records import FinishedMatch, MatchOutcome, SkillRating
 from app.store.models import (
+    UNRECORDED,
     ActionRow,
     MatchPlayerRow,
     MatchResultRow,
@@ -37,15 +49,14 @@ from app.store.models import (
 
 @dataclass(frozen=True, slots=True)
 class StoredMatch:
-    """What recording a finished match reads: the final snapshot, every event in order, who
-    sat where, and when the last action was applied."""
+    """What recording a finished match reads before its transaction: the final snapshot, every
+    event in order, and when the last action was applied (who sat where is read inside it)."""
 
     match_id: int
     room_id: int
     game_id: str
     snapshot: dict[str, Any]
     events: list[dict[str, Any]]
-    holders: list[SeatHolder]
     finished_at: float
 
 
@@ -67,26 +78,19 @@ class Ledger:
             session = await stack.enter_async_context(self.sessions.begin())
             yield session
 
-    def _insert(self, table: Any) -> Insert:
-        """INSERT … ON CONFLICT DO NOTHING in this database's dialect."""
-        if self.dialect == "postgresql":
-            return postgresql.insert(table).on_conflict_do_nothing()
-        return sqlite.insert(table).on_conflict_do_nothing()
-
     async def unrecorded(self, limit: int = 20, skip: list[int] | None = None) -> list[int]:
-        """Finished matches without a result row (a worker died before recording, or the
-        match ended before history existed), in the order they finished (ratings move in
-        that order); ``skip``: matches this worker gave up on."""
+        """Finished matches not recorded yet (a worker died before recording, or the match
+        ended before history existed), in the order they finished (ratings move in that
+        order); ``skip``: matches this worker gave up on. One range of the partial index
+        ``ix_matches_unrecorded``, which holds only these: the cost does not grow with the
+        matches ever finished."""
         query = (
             select(MatchRow.id)
             .join(
                 ActionRow,
                 and_(ActionRow.match_id == MatchRow.id, ActionRow.version == MatchRow.version),
             )
-            .where(
-                MatchRow.finished.is_(True),
-                ~exists().where(MatchResultRow.match_id == MatchRow.id),
-            )
+            .where(UNRECORDED)
             .order_by(ActionRow.created_at, MatchRow.id)
             .limit(limit)
         )
@@ -120,45 +124,54 @@ class Ledger:
                     .order_by(ActionRow.version)
                 )
             ).all()
-            seats = (
-                await session.execute(
-                    select(
-                        SeatRow.seat, SeatRow.name, SeatRow.bot_level, SeatRow.profile_id,
-                        SeatRow.former,
-                    ).where(SeatRow.room_id == match.room_id)
-                )
-            ).all()
         return StoredMatch(
             match_id=match_id,
             room_id=match.room_id,
             game_id=match.game_id,
             snapshot=match.snapshot,
             events=[event for step in steps for event in step.events],
-            holders=[
-                SeatHolder(s.seat, s.name, s.bot_level, s.profile_id, s.former) for s in seats
-            ],
             finished_at=steps[-1].created_at if steps else time.time(),
         )
 
-    async def write(self, finished: FinishedMatch) -> bool:
-        """Record ``finished`` and move the ratings it moves; ``False`` when it was recorded
-        already (by another worker, or an earlier pass)."""
-        places = rated_places(finished.seats)
+    async def write(self, outcome: MatchOutcome) -> FinishedMatch | None:
+        """Record ``outcome`` with who holds its seats now, add to its players' totals and move
+        the ratings it moves; the match as written, or ``None`` when it was recorded already
+        (by another worker, or an earlier pass)."""
         async with self._write() as session:
             created = await session.execute(
-                self._insert(MatchResultRow)
+                totals.insert_ignoring(self.dialect, MatchResultRow)
                 .values(
-                    match_id=finished.match_id,
-                    room_id=finished.room_id,
-                    game_id=finished.game_id,
-                    players=len(finished.seats),
-                    finished_at=finished.finished_at,
-                    rated=places is not None,
+                    match_id=outcome.match_id,
+                    room_id=outcome.room_id,
+                    game_id=outcome.game_id,
+                    players=len(outcome.seats),
+                    finished_at=outcome.finished_at,
+                    rated=False,
                 )
                 .returning(MatchResultRow.match_id)
             )
             if created.first() is None:
-                return False
+                # Recorded already. A result row written without the mark (by hand, or a tool
+                # that copies rows in) would keep the match in the sweep's range: mark it.
+                await session.execute(
+                    update(MatchRow)
+                    .where(MatchRow.id == outcome.match_id, MatchRow.recorded.is_(False))
+                    .values(recorded=True)
+                )
+                return None
+            finished = seated(outcome, await self._holders(session, outcome.room_id))
+            places = rated_places(finished.seats)
+            await session.execute(
+                update(MatchRow)
+                .where(MatchRow.id == finished.match_id)
+                .values(recorded=True)
+            )
+            if places is not None:
+                await session.execute(
+                    update(MatchResultRow)
+                    .where(MatchResultRow.match_id == finished.match_id)
+                    .values(rated=True)
+                )
             await session.execute(
                 insert(MatchPlayerRow),
                 [
@@ -178,9 +191,31 @@ class Ledger:
                     for s in finished.seats
                 ],
             )
+            await totals.add(
+                session,
+                self.dialect,
+                [
+                    totals.PlayedSeat(s.profile_id, finished.game_id, s.place, s.stats)
+                    for s in finished.seats
+                    if s.profile_id is not None
+                ],
+            )
             if places is not None:
                 await self._move_ratings(session, finished.game_id, places)
-        return True
+        return finished
+
+    async def _holders(self, session: AsyncSession, room_id: int) -> list[SeatHolder]:
+        """Who holds the room's seats, read in the recording transaction with the seats locked
+        against a claim until it commits (see the module's docstring)."""
+        rows = await session.execute(
+            select(
+                SeatRow.seat, SeatRow.name, SeatRow.bot_level, SeatRow.profile_id, SeatRow.former
+            )
+            .where(SeatRow.room_id == room_id)
+            .order_by(SeatRow.id)
+            .with_for_update(read=True)
+        )
+        return [SeatHolder(s.seat, s.name, s.bot_level, s.profile_id, s.former) for s in rows]
 
     async def _move_ratings(
         self, session: AsyncSession, game_id: str, places: dict[int, int]
@@ -189,7 +224,7 @@ class Ledger:
         prior = first_rating()
         profiles = sorted(places)
         await session.execute(
-            self._insert(RatingRow).values(
+            totals.insert_ignoring(self.dialect, RatingRow).values(
                 [
                     {
                         "profile_id": p, "game_id": game_id, "mu": prior.mu,

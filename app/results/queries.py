@@ -2,8 +2,9 @@
 two profiles' record against each other, and one match's results (its end screen).
 
 Each is one or two indexed range reads (``match_players`` by profile and time, ``ratings`` by
-game and ordinal), so a profile with thousands of matches costs its page size, not its past;
-the per-game figures are summed by the database over the profile's rows of that game.
+game and ordinal, ``profile_game_totals`` by profile), so a profile with thousands of matches
+costs its page size, not its past: the per-game figures are running totals kept as matches are
+recorded (``totals``), never summed over her history when her page is shown.
 """
 
 from __future__ import annotations
@@ -14,10 +15,8 @@ from typing import Any
 from sqlalchemy import case, func, select, tuple_
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
-from app.results.figures_cache import FiguresCache
 from app.results.finish import statistic_names
 from app.results.records import (
-    FigureSummary,
     GameSummary,
     HistoryPage,
     LeaderboardLine,
@@ -27,8 +26,16 @@ from app.results.records import (
     SeatLine,
     VersusLine,
 )
+from app.results.totals import tally_of
 from app.results.visibility import Viewer
-from app.store.models import MatchPlayerRow, MatchResultRow, ProfileRow, RatingRow, RoomRow
+from app.store.models import (
+    MatchPlayerRow,
+    MatchResultRow,
+    ProfileGameTotalsRow,
+    ProfileRow,
+    RatingRow,
+    RoomRow,
+)
 from engine.protocol import Game
 
 PAGE = 20
@@ -45,7 +52,6 @@ class Queries:
             engine.execution_options(isolation_level="AUTOCOMMIT"), expire_on_commit=False
         )
         self.games = games
-        self.figures = FiguresCache()
 
     def session(self) -> AsyncSession:
         """One connection for several reads (a page asks for four)."""
@@ -88,35 +94,20 @@ class Queries:
             if r.game_id is not None
         ]
 
-    async def game_summaries(
-        self, session: AsyncSession, profile_id: int, newest: float | None
-    ) -> list[GameSummary]:
-        """Per game she played: matches, wins, average place and the game's figures; this
-        worker's copy while her newest match is still ``newest`` (``figures_cache``)."""
-        kept = self.figures.get(profile_id, newest)
-        if kept is None:
-            kept = await self._sum_figures(session, profile_id)
-            self.figures.put(profile_id, newest, kept)
-        return kept
-
-    async def _sum_figures(self, session: AsyncSession, profile_id: int) -> list[GameSummary]:
-        """Her rows read once (one index range) and added up here: extracting each figure from
-        the JSON in SQL parsed every row once per figure, twice as slow on PostgreSQL."""
-        rows = await session.execute(
-            select(MP.game_id, MP.place, MP.stats).where(MP.profile_id == profile_id)
-        )
-        tallies: dict[str, _Tally] = {}
-        for game_id, place, stats in rows:
-            tally = tallies.get(game_id)
-            if tally is None:
-                tally = tallies[game_id] = _Tally()
-            tally.add(place, stats or {})
-        summaries = []
-        for game in self.games():  # in the registry's order; a game no longer there is left out
-            tally = tallies.get(game.id)
-            if tally is not None:
-                summaries.append(tally.summary(game.id, statistic_names(game)))
-        return summaries
+    async def game_summaries(self, session: AsyncSession, profile_id: int) -> list[GameSummary]:
+        """Per game she played, in the registry's order: matches, wins, average place and the
+        game's figures, from her running totals (a game no longer installed is left out)."""
+        rows = (
+            await session.execute(
+                select(ProfileGameTotalsRow).where(ProfileGameTotalsRow.profile_id == profile_id)
+            )
+        ).scalars()
+        kept = {row.game_id: tally_of(row) for row in rows}
+        return [
+            kept[game.id].summary(game.id, statistic_names(game))
+            for game in self.games()
+            if game.id in kept and kept[game.id].matches
+        ]
 
     # -- matches ------------------------------------------------------------------------------
 
@@ -276,39 +267,3 @@ def _match_line(seats: list[Any], viewer: Viewer) -> MatchLine:
             for s in seats
         ],
     )
-
-
-class _Tally:
-    """One game's matches of one player, added up."""
-
-    __slots__ = ("counted", "matches", "places", "totals", "wins")
-
-    def __init__(self) -> None:
-        self.matches = self.wins = self.places = 0
-        self.totals: dict[str, float] = {}
-        self.counted: dict[str, int] = {}  # matches that recorded each figure
-
-    def add(self, place: int, stats: dict[str, Any]) -> None:
-        self.matches += 1
-        self.wins += place == 1
-        self.places += place
-        for name, value in stats.items():
-            if isinstance(value, int | float):
-                self.totals[name] = self.totals.get(name, 0) + value
-                self.counted[name] = self.counted.get(name, 0) + 1
-
-    def summary(self, game_id: str, names: Sequence[str]) -> GameSummary:
-        return GameSummary(
-            game_id,
-            self.matches,
-            self.wins,
-            self.places / self.matches,
-            [
-                FigureSummary(
-                    name,
-                    float(self.totals.get(name, 0)),
-                    self.totals[name] / self.counted[name] if self.counted.get(name) else None,
-                )
-                for name in names
-            ],
-        )

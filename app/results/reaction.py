@@ -1,8 +1,8 @@
 """When a finished match is recorded: right after the move that ended it (the room layer's
-notice, in the worker that committed it), and by a sweep that finds finished matches without
-a result row — what a worker killed between the two missed, and matches that ended before
-history existed. Both go through ``Recorder.record``; the ledger's primary key makes any
-number of tries across workers record a match once.
+notice, in the worker that committed it), and by a sweep that finds finished matches not yet
+recorded (``matches.recorded``, set with the result row) — what a worker killed between the two
+missed, and matches that ended before history existed. Both go through ``Recorder.record``; the
+ledger's primary key makes any number of tries across workers record a match once.
 
 Recording never touches the match: it runs in its own task and transaction, after the move's
 commit, and a failure is logged and tried again by a later sweep.
@@ -18,9 +18,8 @@ from typing import Any
 
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
-from app.results.finish import finished_match
+from app.results.finish import match_outcome
 from app.results.ledger import Ledger
-from app.results.records import FinishedMatch
 from app.rooms.notices import Moved
 from engine.protocol import Game, IllegalAction
 
@@ -40,11 +39,8 @@ class Recorder:
         ledger: Ledger,
         games: Callable[[str], Game],
         sweep_seconds: float,
-        recorded: Callable[[FinishedMatch], None] | None = None,
     ) -> None:
         self.ledger = ledger
-        # Told of every match this recorder wrote (the figures cache forgets its players).
-        self.recorded = recorded
         self.games = games
         self.sweep_seconds = sweep_seconds
         self._sweeper: asyncio.Task[None] | None = None
@@ -93,26 +89,23 @@ class Recorder:
                 stored = await self.ledger.load(match_id)
                 if stored is None:
                     return False
-                finished = finished_match(
+                outcome = match_outcome(
                     match_id=stored.match_id,
                     room_id=stored.room_id,
                     game=self.games(stored.game_id),
                     snapshot=stored.snapshot,
                     events=stored.events,
-                    holders=stored.holders,
                     finished_at=stored.finished_at,
                 )
-                if finished is None:
+                if outcome is None:
                     return False
-                written = await self.ledger.write(finished)
+                written = await self.ledger.write(outcome)
                 self._failures.pop(match_id, None)
-                if written and self.recorded is not None:
-                    self.recorded(finished)
-                return written
+                return written is not None
             except asyncio.CancelledError:
                 raise
             except (IntegrityError, DBAPIError) as exc:
-                # A profile deleted meanwhile, a deadlock victim: read again, once.
+                # A deadlock victim, a connection lost: read again, once.
                 if attempt == 0:
                     log.info("recording match %s: retrying after %s", match_id, type(exc).__name__)
                     continue

@@ -8,6 +8,28 @@ Figures = dict[str, int | float]
 
 
 @dataclass(frozen=True, slots=True)
+class SeatScore:
+    """What the game says of one seat of a finished match."""
+
+    seat: int
+    place: int
+    score: float | None
+    stats: Figures = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class MatchOutcome:
+    """A finished match as its game tells it, before history knows who sat where (read in
+    the transaction that records it, so a seat claimed meanwhile is not missed)."""
+
+    match_id: int
+    room_id: int
+    game_id: str
+    finished_at: float
+    seats: list[SeatScore]
+
+
+@dataclass(frozen=True, slots=True)
 class SeatOutcome:
     """One seat of a finished match as history keeps it."""
 

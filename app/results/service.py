@@ -36,10 +36,7 @@ class Results:
         self.public_profiles = public_profiles
         self.ledger = Ledger(engine)
         self.queries = Queries(engine, registry.games)
-        self.recorder = Recorder(
-            self.ledger, registry.get, sweep_seconds,
-            recorded=lambda match: self.queries.figures.forget(s.profile_id for s in match.seats),
-        )
+        self.recorder = Recorder(self.ledger, registry.get, sweep_seconds)
 
     async def start(self) -> None:
         await self.recorder.start()
@@ -85,8 +82,7 @@ class Results:
                 raise _not_found()
             card, ratings = found
             history = await self.queries.history(session, card.id, viewer)
-            newest = history.matches[0].finished_at if history.matches else None
-            games = await self.queries.game_summaries(session, card.id, newest)
+            games = await self.queries.game_summaries(session, card.id)
         return messages.ProfilePage(
             profile=messages.ProfileHeader.of(card, viewer.profile_id),
             ratings=[messages.Rating.of(r) for r in ratings],

@@ -15,6 +15,7 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
+    false,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
@@ -93,6 +94,10 @@ class MatchRow(Base):
     owing_since: Mapped[list[float | None] | None] = mapped_column(JSON, nullable=True)
     finished: Mapped[bool] = mapped_column(Boolean, default=False)
     created_at: Mapped[float] = mapped_column(Float)
+    # Set by the results reaction in the transaction that writes the match's result row
+    # (app/results/ledger.py): the sweep finds the finished matches still unrecorded by the
+    # partial index ``ix_matches_unrecorded`` (see the end of this module).
+    recorded: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
 
 class ActionRow(Base):
@@ -349,3 +354,39 @@ class RematchRow(Base):
     arrived: Mapped[list[int]] = mapped_column(JSON)
     # Done: the new match started, or it was left to its host (nobody came).
     started: Mapped[bool] = mapped_column(Boolean, default=False)
+
+
+# --- History's running figures (issue 19): what a profile's page shows per game, kept up to
+# date as matches are recorded and seats claimed, so her page never adds up her whole past. ---
+
+
+class ProfileGameTotalsRow(Base):
+    """A profile's matches of one game added up: one row per ``match_players`` row she holds
+    of that game. Written in the transaction that writes those rows (the results ledger) or
+    gives them to her (a claim); her rows go with the profile."""
+
+    __tablename__ = "profile_game_totals"
+
+    profile_id: Mapped[int] = mapped_column(
+        ForeignKey("profiles.id", ondelete="CASCADE"), primary_key=True
+    )
+    game_id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    matches: Mapped[int] = mapped_column(Integer)
+    wins: Mapped[int] = mapped_column(Integer)  # first places, shared or not
+    place_sum: Mapped[int] = mapped_column(Integer)
+    # Per figure of the game's ``statistics``: its sum, and how many matches recorded it (the
+    # per-match average divides by that, not by ``matches``).
+    figure_sums: Mapped[dict[str, float]] = mapped_column(JSON)
+    figure_counts: Mapped[dict[str, int]] = mapped_column(JSON)
+
+
+# The results sweep's range: finished matches not yet recorded (normally none, or the few
+# ending this second), however many matches ever finished. Only the last move of a match and
+# its recording change these columns, so every other move stays a HOT update on PostgreSQL.
+UNRECORDED = MatchRow.finished.is_(True) & MatchRow.recorded.is_(False)
+Index(
+    "ix_matches_unrecorded",
+    MatchRow.id,
+    postgresql_where=UNRECORDED,
+    sqlite_where=UNRECORDED,
+)

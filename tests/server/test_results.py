@@ -9,28 +9,40 @@ Profiles are rows inserted here (a name, a browser key whose secret the test sen
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import hashlib
 import itertools
 import secrets
 import time
-from collections.abc import AsyncIterator, Iterator
+import uuid
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
+import sqlalchemy as sa
+from alembic.autogenerate import compare_metadata
+from alembic.migration import MigrationContext
 from openskill.models import PlackettLuce
 from sqlalchemy import delete, func, select, update
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
 
-from app.results.ledger import Ledger
+from app.profiles.claims import Claims
+from app.profiles.db import ProfileDatabase
+from app.profiles.records import SeatToken
+from app.results.ledger import Ledger, StoredMatch
 from app.results.reaction import Recorder
 from app.settings import Settings
 from app.store.db import make_engine, migrate
 from app.store.models import (
+    Base,
     MatchPlayerRow,
     MatchResultRow,
     MatchRow,
+    ProfileGameTotalsRow,
     ProfileKeyRow,
     ProfileRow,
     RatingRow,
@@ -38,6 +50,7 @@ from app.store.models import (
     SeatRow,
 )
 from engine import registry
+from tests.server.conftest import PG_URL, _pg_execute, unavailable
 from tests.support.client import TIMEOUT, open_room
 from tests.support.server import ThreadServer
 
@@ -118,10 +131,32 @@ class Database:
             return int(results.scalar_one()), int(players.scalar_one())
 
     async def forget_result(self, code: str) -> None:
-        """As if the worker that ended the match died before recording it."""
+        """As if the worker that ended the match died before recording it (the result row and
+        the match's mark are written in one transaction: both or neither)."""
         match_id = await self.match_id(code)
         async with self.engine.begin() as conn:
             await conn.execute(delete(MatchResultRow).where(MatchResultRow.match_id == match_id))
+            await conn.execute(
+                update(MatchRow).where(MatchRow.id == match_id).values(recorded=False)
+            )
+
+    async def history_holders(self, code: str) -> list[tuple[int, int | None]]:
+        """(seat, profile row id) of every history row of the room's match."""
+        match_id = await self.match_id(code)
+        async with self.engine.connect() as conn:
+            rows = await conn.execute(
+                select(MatchPlayerRow.seat, MatchPlayerRow.profile_id)
+                .where(MatchPlayerRow.match_id == match_id)
+                .order_by(MatchPlayerRow.seat)
+            )
+            return [(seat, profile_id) for seat, profile_id in rows]
+
+    async def totals(self, profile: Profile) -> list[Any]:
+        async with self.engine.connect() as conn:
+            rows = await conn.execute(
+                select(ProfileGameTotalsRow).where(ProfileGameTotalsRow.profile_id == profile.id)
+            )
+            return list(rows.all())
 
     async def ratings(self, profile: Profile) -> list[Any]:
         async with self.engine.connect() as conn:
@@ -279,6 +314,14 @@ async def play_guess(
     """One match of the test game: a profile or ``None`` (a guest) per person's seat, in seat
     order, then ``bots`` bots; the people pick by a fixed rule. Returns the room's code once
     the match is over."""
+    code, _ = await play_guess_holding(url, db, people, bots=bots, rounds=rounds)
+    return code
+
+
+async def play_guess_holding(
+    url: str, db: Database, people: list[Profile | None], *, bots: int = 0, rounds: int = 1
+) -> tuple[str, list[str]]:
+    """``play_guess``, with the people's seat tokens (a guest's browser keeps hers)."""
     names = [p.name if p is not None else f"Guest{i}" for i, p in enumerate(people)]
     code, clients = await open_room(url, "test-guess", names, options={"rounds": rounds})
     for _ in range(bots):
@@ -308,7 +351,7 @@ async def play_guess(
         await asyncio.sleep(0.02)
     for client in clients:
         await client.close()
-    return code
+    return code, [client.token or "" for client in clients]
 
 
 def expected_ratings(matches: list[list[tuple[str | None, int]]]) -> dict[str, tuple[float, float]]:
@@ -492,3 +535,297 @@ async def test_history_pages_run_newest_first_to_the_last(
     (guess,) = summary
     assert guess["game"] == "test-guess" and guess["matches"] == 5
     assert 1 <= guess["average_place"] <= 2 and 0 <= guess["wins"] <= 5
+
+
+# --- running totals: her page's figures without reading her past --------------------------------
+
+
+async def bot_match(url: str, db: Database, host: Profile | None) -> tuple[str, str]:
+    """A whole Whirling Witchcraft match among random bots (the host's clock runs out at once:
+    a bot plays her seat too). The room's code and the host's seat token."""
+    code, (client,) = await open_room(
+        url, "whirling-witchcraft", [host.name if host else "Guest"], turn_seconds=0.05
+    )
+    if host is not None:
+        await db.give_seat(code, 0, host)
+    for _ in range(2):
+        added = await client.http.post(f"/api/rooms/{code}/bots", json={"level": "random"})
+        assert added.status_code == 200, added.text
+    assert (await client.http.post(f"/api/rooms/{code}/start")).status_code == 200
+    await client.close()
+    return code, client.token or ""
+
+
+def game_record(game: str, seats: list[dict[str, Any]]) -> dict[str, Any]:
+    """Her page's line for ``game``, worked out here from her seats as the end screens list
+    them: matches, first places, average place, each figure's total and per-match average."""
+    places = [s["place"] for s in seats]
+    figures = []
+    for name in registry.get(game).statistic_names:
+        values = [s["stats"][name] for s in seats if name in s["stats"]]
+        figures.append({
+            "name": name,
+            "total": float(sum(values)),
+            "average": sum(values) / len(values) if values else None,
+        })
+    return {
+        "game": game, "matches": len(seats), "wins": places.count(1),
+        "average_place": sum(places) / len(places), "figures": figures,
+    }
+
+
+async def test_her_figures_follow_each_match_a_claim_and_go_with_her(
+    quick_server: ThreadServer, db: Database
+) -> None:
+    wil = await db.profile("Wil")
+    url = quick_server.url
+    game = "whirling-witchcraft"
+    mine: list[dict[str, Any]] = []
+    async with httpx.AsyncClient(base_url=url, timeout=TIMEOUT) as http:
+        for _ in range(2):
+            code, _ = await bot_match(url, db, wil)
+            mine.append((await recorded(url, code))["match"]["seats"][0])
+            page = (await http.get(f"/api/profiles/{wil.public_id}")).json()
+            assert page["games"] == [game_record(game, mine)]
+        # A match she played as a guest, then claimed with this browser's seat token: her
+        # figures take it at once.
+        as_guest, token = await bot_match(url, db, None)
+        guest_seat = (await recorded(url, as_guest))["match"]["seats"][0]
+        claims = Claims(ProfileDatabase(db.engine))
+        assert await claims.claim(wil.id, [SeatToken(as_guest, token)]) == 1
+        page = (await http.get(f"/api/profiles/{wil.public_id}")).json()
+        assert page["games"] == [game_record(game, [*mine, guest_seat])]
+        assert await claims.claim(wil.id, [SeatToken(as_guest, token)]) == 0  # once
+        again = (await http.get(f"/api/profiles/{wil.public_id}")).json()
+        assert again["games"] == page["games"]
+        assert len(page["history"]["matches"]) == 3
+        (row,) = await db.totals(wil)
+        assert row.matches == 3
+        # Deleted: her totals go with her.
+        gone = await http.delete(
+            "/api/profile", headers={**wil.cookie_header(), "Origin": url}
+        )
+        assert gone.status_code == 204, gone.text
+    assert await db.totals(wil) == []
+
+
+# --- a claim racing the recording of its match -------------------------------------------------
+
+
+class Pause:
+    """A pause put into one side of a race: says when that side got there, waits for ``go``."""
+
+    def __init__(self) -> None:
+        self.reached = asyncio.Event()
+        self.go = asyncio.Event()
+
+    async def __call__(self) -> None:
+        self.reached.set()
+        await self.go.wait()
+
+
+async def no_pause() -> None:
+    return None
+
+
+class PausingLedger(Ledger):
+    """The results ledger, pausing after it read the finished match (before its transaction)
+    or inside its transaction, before the commit."""
+
+    def __init__(
+        self,
+        engine: AsyncEngine,
+        after_load: Callable[[], Awaitable[None]],
+        before_commit: Callable[[], Awaitable[None]],
+    ) -> None:
+        super().__init__(engine)
+        self.after_load, self.before_commit = after_load, before_commit
+
+    async def load(self, match_id: int) -> StoredMatch | None:
+        stored = await super().load(match_id)
+        await self.after_load()
+        return stored
+
+    @contextlib.asynccontextmanager
+    async def _write(self) -> AsyncIterator[AsyncSession]:
+        async with super()._write() as session:
+            yield session
+            await self.before_commit()
+
+
+class PausingProfileDatabase(ProfileDatabase):
+    """The profiles' database, pausing each write transaction before its commit."""
+
+    def __init__(self, engine: AsyncEngine, before_commit: Callable[[], Awaitable[None]]) -> None:
+        super().__init__(engine)
+        self.before_commit = before_commit
+
+    @contextlib.asynccontextmanager
+    async def write(self) -> AsyncIterator[AsyncSession]:
+        async with super().write() as session:
+            yield session
+            await self.before_commit()
+
+
+@pytest.mark.parametrize(
+    "paused",
+    [
+        "recorder, between reading the match and its transaction",
+        "claim, before its commit",
+        "recorder, before its commit",
+    ],
+)
+async def test_a_claim_racing_the_recording_of_its_match_gives_her_the_match(
+    quick: Settings, db: Database, paused: str
+) -> None:
+    with ThreadServer(quick) as server:
+        code, (token, _) = await play_guess_holding(server.url, db, [None, None])
+        await recorded(server.url, code)
+    await db.forget_result(code)  # finished and not recorded, as its last move left it
+    ron = await db.profile("Ron")
+    pause = Pause()
+    ledger = PausingLedger(
+        db.engine,
+        after_load=pause if paused.startswith("recorder, between") else no_pause,
+        before_commit=pause if paused == "recorder, before its commit" else no_pause,
+    )
+    claims = Claims(
+        PausingProfileDatabase(
+            db.engine, pause if paused == "claim, before its commit" else no_pause
+        )
+    )
+    recorder = Recorder(ledger, registry.get, 3600)
+    match_id = await db.match_id(code)
+    record: asyncio.Task[Any]
+    claim: asyncio.Task[Any]
+    if paused.startswith("claim"):
+        claim = asyncio.create_task(claims.claim(ron.id, [SeatToken(code, token)]))
+        await asyncio.wait_for(pause.reached.wait(), TIMEOUT)
+        record = asyncio.create_task(recorder.record(match_id))
+        second = record
+    else:
+        record = asyncio.create_task(recorder.record(match_id))
+        await asyncio.wait_for(pause.reached.wait(), TIMEOUT)
+        claim = asyncio.create_task(claims.claim(ron.id, [SeatToken(code, token)]))
+        second = claim
+    if paused.endswith("before its commit"):
+        # The other side waits for the paused transaction to commit (PostgreSQL: for its
+        # row locks; SQLite: for its write lock) rather than read what it has not committed.
+        await asyncio.sleep(0.5)
+        assert not second.done()
+    else:
+        await asyncio.wait_for(second, TIMEOUT)  # the claim, all done meanwhile
+    pause.go.set()
+    assert await asyncio.wait_for(asyncio.gather(record, claim), 30) == [True, 1]
+    assert await db.history_holders(code) == [(0, ron.id), (1, None)]
+    (row,) = await db.totals(ron)
+    assert (row.game_id, row.matches) == ("test-guess", 1)
+
+
+# --- the migration -----------------------------------------------------------------------------
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def empty_database(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[str, str]]:
+    """A database no migration touched yet: (url, PostgreSQL schema or "")."""
+    if request.param == "sqlite":
+        yield f"sqlite+aiosqlite:///{tmp_path / 'fresh.db'}", ""
+        return
+    schema = f"coven_test_{uuid.uuid4().hex[:10]}"
+    try:
+        asyncio.run(asyncio.wait_for(_pg_execute(f'CREATE SCHEMA "{schema}"'), 5))
+    except Exception as exc:
+        unavailable("PostgreSQL", exc)
+    yield PG_URL, schema
+    asyncio.run(_pg_execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE'))
+
+
+def rows_of(name: str, *columns: str, json: tuple[str, ...] = ()) -> sa.TableClause:
+    return sa.table(name, *(sa.column(c, sa.JSON() if c in json else None) for c in columns))
+
+
+async def test_migration_0006_adds_up_the_history_kept_before_it(
+    empty_database: tuple[str, str]
+) -> None:
+    url, schema = empty_database
+    await asyncio.to_thread(migrate, url, schema or None, "0005")
+    engine = make_engine(url, schema or None)
+    ww, seasons = "whirling-witchcraft", "seasons"
+    try:
+        async with engine.begin() as conn:
+            await conn.execute(
+                rows_of("profiles", "id", "public_id", "name", "listed", "created_at").insert(),
+                [{"id": i, "public_id": f"{i:032x}", "name": n, "listed": True, "created_at": 1.0}
+                 for i, n in ((1, "Ana"), (2, "Ben"))],
+            )
+            rooms = rows_of("rooms", "id", "code", "game_id", "name", "visibility", "options",
+                            "status", "seat_count", "created_at", json=("options",))
+            matches = rows_of("matches", "id", "room_id", "game_id", "seed", "players",
+                              "options", "snapshot", "version", "stage", "stage_since",
+                              "finished", "created_at", json=("options", "snapshot"))
+            # 1, 2, 3: recorded; 4: finished, never recorded; 5: still played.
+            games = {1: ww, 2: ww, 3: seasons, 4: ww, 5: ww}
+            for n, game in games.items():
+                await conn.execute(rooms.insert().values(
+                    id=n, code=f"room{n}", game_id=game, name="t", visibility="public",
+                    options={}, status="finished" if n < 5 else "playing", seat_count=3,
+                    created_at=1.0,
+                ))
+                await conn.execute(matches.insert().values(
+                    id=n, room_id=n, game_id=game, seed=n, players=3, options={}, snapshot={},
+                    version=1, stage="x", stage_since=1.0, finished=n < 5, created_at=1.0,
+                ))
+                await conn.execute(
+                    rows_of("actions", "match_id", "version", "seat", "action", "client_id",
+                            "stage", "events", "by_bot", "created_at",
+                            json=("action", "events")).insert().values(
+                        match_id=n, version=1, seat=0, action={}, client_id=f"c{n}", stage="x",
+                        events=[], by_bot=False, created_at=float(n),
+                    )
+                )
+            await conn.execute(
+                rows_of("match_results", "match_id", "room_id", "game_id", "players",
+                        "finished_at", "rated").insert(),
+                [{"match_id": n, "room_id": n, "game_id": games[n], "players": 3,
+                  "finished_at": float(n), "rated": False} for n in (1, 2, 3)],
+            )
+            seats = [  # match, seat, profile, place, stats
+                (1, 0, 1, 1, {"cubes": 3, "rounds": 1}), (1, 1, 2, 2, {"cubes": 1}),
+                (1, 2, None, 3, {"cubes": 9}),
+                (2, 0, 1, 2, {"cubes": 5, "note": "not a number"}), (2, 1, 2, 1, {}),
+                (2, 2, 1, 3, {"cubes": 1}),  # Ana in two seats: two rows, as her history
+                (3, 0, 1, 1, {"crystals": 7.5}),
+            ]
+            await conn.execute(
+                rows_of("match_players", "match_id", "seat", "profile_id", "name", "bot_level",
+                        "former", "place", "score", "stats", "game_id", "finished_at",
+                        json=("stats",)).insert(),
+                [{"match_id": m, "seat": seat, "profile_id": who, "name": "x", "bot_level": None,
+                  "former": False, "place": place, "score": None, "stats": stats,
+                  "game_id": games[m], "finished_at": float(m)}
+                 for m, seat, who, place, stats in seats],
+            )
+        await asyncio.to_thread(migrate, url, schema or None)
+
+        async with engine.connect() as conn:
+            totals = (await conn.execute(
+                select(ProfileGameTotalsRow.__table__).order_by("profile_id", "game_id")
+            )).all()
+            marks = (await conn.execute(
+                select(MatchRow.id, MatchRow.recorded).order_by(MatchRow.id)
+            )).all()
+            diffs = await conn.run_sync(
+                lambda sync: compare_metadata(MigrationContext.configure(sync), Base.metadata)
+            )
+        assert [tuple(r) for r in totals] == [
+            (1, seasons, 1, 1, 1, {"crystals": 7.5}, {"crystals": 1}),
+            (1, ww, 3, 1, 6, {"cubes": 9, "rounds": 1}, {"cubes": 3, "rounds": 1}),
+            (2, ww, 2, 1, 3, {"cubes": 1}, {"cubes": 1}),
+        ]
+        assert [tuple(r) for r in marks] == [
+            (1, True), (2, True), (3, True), (4, False), (5, False)
+        ]
+        assert await Ledger(engine).unrecorded() == [4]  # what the sweep records next
+        assert diffs == []  # the migrated tables are the models
+    finally:
+        await engine.dispose()
