@@ -225,7 +225,7 @@ def test_a_running_match_has_no_replay_yet(
     page.goto(f"{coven_server}/r/{code}/replay?lang=vi")
     wait_until(page, "document.body.dataset.ready === '1'")
     notice = page.inner_text("[data-testid=replay-notice]")
-    assert "Chỉ xem lại được khi ván đấu đã kết thúc." in notice
+    assert "Chỉ mở được khi ván đấu đã kết thúc." in notice
     assert page.locator("[data-testid=replay-controls]").is_hidden()
     assert page.locator("[data-testid=table]").is_hidden()
     shot(visitor, artifacts, "replay-not-finished-vi")

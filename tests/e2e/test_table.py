@@ -339,11 +339,13 @@ def test_whole_match_by_clicking(browser: Any, coven_server: str, artifacts: Pat
     host.page.wait_for_selector("#conn[data-state=reconnecting]", timeout=5000)
     host.page.wait_for_selector("#conn[data-state=open]", timeout=15000)
 
-    # Rematch: a new room with the same game and options, its link posted in the chat.
+    # Rematch: one click brings the seated friends into a new room with the same game, no link.
     host.page.click("[data-testid=rematch]")
     host.page.wait_for_url(lambda url: "/r/" in url and code not in url)
-    friend.page.tap("[data-testid=talk-open]")
-    friend.page.wait_for_selector("[data-testid=chat] a[href*='/r/']")
+    friend.page.wait_for_url(lambda url: "/r/" in url and code not in url)
+    assert friend.page.url.split("/r/")[1].split("?")[0].split("#")[0] == (
+        host.page.url.split("/r/")[1].split("?")[0].split("#")[0]
+    )
 
     for player in everyone:
         assert player.errors == [], f"{player.name}: {player.errors}"
