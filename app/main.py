@@ -35,6 +35,7 @@ from app.rooms.hub import Hub
 from app.rooms.rematch import Rematches
 from app.rooms.service import RoomService
 from app.settings import Settings
+from app.static_assets import static_assets
 from app.store.db import make_engine, migrate
 from app.store.rematches import RematchStore
 from app.store.repository import Repository
@@ -53,9 +54,11 @@ _HTTP_CODES = {
 }
 
 # Pages may load only this server's own scripts, styles, images and sockets, and no other
-# site may frame them. The API docs (Swagger UI, ReDoc) load their assets from a CDN.
+# site may frame them (the one inline script: the pages' import map, by its hash,
+# app/static_assets.py). The API docs (Swagger UI, ReDoc) load their assets from a CDN.
 CSP = (
-    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
+    f"default-src 'self'; script-src 'self' {static_assets().import_map_hash}; "
+    "style-src 'self' 'unsafe-inline'; "
     "img-src 'self' data:; font-src 'self'; connect-src 'self'; object-src 'none'; "
     "base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 )

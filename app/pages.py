@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 import re
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -16,25 +17,24 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
+from starlette.types import Scope
 
 from app.api import results as results_api
 from app.api.profile_cookie import COOKIE as PROFILE_COOKIE
 from app.errors import CovenError
 from app.settings import Settings
+from app.static_assets import STATIC_DIR as STATIC_DIR  # (rules_pages.py reads it here)
+from app.static_assets import VERSIONED_PREFIX, static_assets
+from app.store.repository import RoomRecord
 from app.text import valid_room_code
 
 ROOT = Path(__file__).resolve().parent.parent
 TEMPLATES = Jinja2Templates(directory=str(ROOT / "templates"))
-STATIC_DIR = ROOT / "static"
+# Every page links its static files by their versioned URL: {{ static_url("css/coven.css") }}.
+TEMPLATES.env.globals["static_url"] = lambda path: static_assets().url(path)
 
 router = APIRouter(tags=["pages"])
 _CIRCLE_ID = re.compile(r"[0-9a-f]{32}")
-
-
-def _asset_version() -> str:
-    """Changes whenever a static file changes, so browsers never run stale modules."""
-    newest = max((p.stat().st_mtime_ns for p in STATIC_DIR.rglob("*") if p.is_file()), default=0)
-    return format(newest, "x")[-8:]
 
 
 def _settings(request: Request) -> Settings:
@@ -42,11 +42,24 @@ def _settings(request: Request) -> Settings:
     return coven.settings if coven is not None else Settings.from_env()
 
 
-def _page(request: Request, template: str, status: int = 200, **context: Any) -> HTMLResponse:
+def _page(
+    request: Request,
+    template: str,
+    status: int = 200,
+    modules: Iterable[str] = (),
+    **context: Any,
+) -> HTMLResponse:
+    """``template`` rendered; ``modules``: the page's entry modules (``js/room.js``), whose
+    import trees it preloads at once, and whose stylesheets it links."""
+    assets = static_assets()
     # The page builds invite and rejoin links on COVEN_PUBLIC_URL when set (behind a proxy),
     # else on the address the browser used.
     base = {
-        "asset_version": _asset_version(),
+        # (the templates not yet on static_url() still link ``?v={{ asset_version }}``)
+        "asset_version": assets.version,
+        "import_map": assets.import_map,
+        "preload_modules": [assets.url(module) for module in assets.module_tree(modules)],
+        "stylesheets": assets.stylesheets_of(modules),
         "public_url": _settings(request).public_url,
         # (profile.js asks for the profile only when the browser sent its cookie)
         "holds_profile": _holds_profile(request),
@@ -109,23 +122,31 @@ async def leaderboard(request: Request, game_id: str) -> HTMLResponse:
     return _page(request, "leaderboard.html", status=status, game=game_id)
 
 
-async def _room_exists(request: Request, code: str) -> bool:
+async def _find_room(request: Request, code: str) -> RoomRecord | None:
     if not valid_room_code(code):
-        return False
+        return None
     try:
-        await request.app.state.coven.service.room(code, cached=True)
+        found: RoomRecord = await request.app.state.coven.service.room(code, cached=True)
     except CovenError as exc:
         if exc.code != "room_not_found":
             raise
-        return False
-    return True
+        return None
+    return found
 
 
-async def _room_page(request: Request, code: str, template: str) -> HTMLResponse:
+async def _room_page(
+    request: Request, code: str, template: str, entries: tuple[str, ...]
+) -> HTMLResponse:
     # A mistyped or expired link gets a page that says so (and a 404), not an empty room.
-    if not await _room_exists(request, code):
+    room = await _find_room(request, code)
+    if room is None:
         return _page(request, "no_room.html", status=404)
-    return _page(request, template, code=code)
+    # The game's renderer too (renderers.js imports it by the game's id once the table is
+    # drawn): fetched with the rest instead of after the first state.
+    renderer = f"js/games/{room.game_id}.js"
+    if static_assets().has_module(renderer):
+        entries = (*entries, renderer)
+    return _page(request, template, modules=entries, code=code)
 
 
 def invite_link(request: Request, code: str) -> str:
@@ -147,13 +168,13 @@ def qr_svg(text: str) -> str:
 
 @router.get("/r/{code}", response_class=HTMLResponse, include_in_schema=False)
 async def room(request: Request, code: str) -> HTMLResponse:
-    return await _room_page(request, code, "room.html")
+    return await _room_page(request, code, "room.html", ("js/room.js", "js/rules.js"))
 
 
 @router.get("/r/{code}/invite.svg", include_in_schema=False)
 async def invite_qr(request: Request, code: str) -> Response:
     """The waiting room's QR code: the invite link, for a phone to scan."""
-    if not await _room_exists(request, code):
+    if await _find_room(request, code) is None:
         return _page(request, "no_room.html", status=404)
     return Response(
         qr_svg(invite_link(request, code)),
@@ -166,7 +187,8 @@ async def invite_qr(request: Request, code: str) -> Response:
 @router.get("/r/{code}/replay", response_class=HTMLResponse, include_in_schema=False)
 async def replay(request: Request, code: str) -> HTMLResponse:
     """The finished match step by step (``static/js/replay.js``; see app/README.md)."""
-    return await _room_page(request, code, "replay.html")
+    # (its template still links replay.js by ``?v=``: only the renderer's tree is preloaded)
+    return await _room_page(request, code, "replay.html", ())
 
 
 class _Static(StaticFiles):
@@ -178,4 +200,26 @@ class _Static(StaticFiles):
         return response
 
 
+class _VersionedStatic(StaticFiles):
+    """``/static/v/{version}/…``: the same files, kept for good by the browser when the
+    version is this server's (a URL of that version never holds anything else). A page of an
+    older server asking for its version gets today's file, revalidated like any other."""
+
+    def file_response(
+        self, full_path: Any, stat_result: Any, scope: Scope, status_code: int = 200
+    ) -> Any:
+        response = super().file_response(full_path, stat_result, scope, status_code)
+        current = scope.get("path_params", {}).get("version") == static_assets().version
+        response.headers["Cache-Control"] = (
+            "public, max-age=31536000, immutable" if current else "no-cache"
+        )
+        return response
+
+
+# (before /static, which would otherwise take "v/…" for a file's path)
+router.mount(
+    VERSIONED_PREFIX + "/{version}",
+    _VersionedStatic(directory=str(STATIC_DIR)),
+    name="static-versioned",
+)
 router.mount("/static", _Static(directory=str(STATIC_DIR)), name="static")

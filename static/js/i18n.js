@@ -28,17 +28,24 @@ function pickLanguage() {
   return "en";
 }
 
+// Beside this module's folder (static/i18n/), under the same versioned prefix when the page
+// loaded it by one (app/static_assets.py): the texts are then cached as long as the code.
+const TEXTS = new URL("../i18n/", import.meta.url);
+
 async function load(code) {
-  const response = await fetch(`/static/i18n/${code}.json`);
+  const response = await fetch(new URL(`${code}.json`, TEXTS));
   if (!response.ok) throw new Error(`cannot load language ${code}`);
   return response.json();
 }
 
 export async function initI18n() {
   lang = pickLanguage();
+  // English (every missing text falls back to it) and the chosen language, both at once.
+  const chosen = lang === "en" ? null : load(lang);
+  chosen?.catch(() => {}); // (awaited below: a failure there falls back to English)
   english = await load("en");
   try {
-    dict = lang === "en" ? english : await load(lang);
+    dict = chosen ? await chosen : english;
   } catch {
     lang = "en";
     dict = english;

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import AsyncIterator
 from types import SimpleNamespace
 
@@ -12,6 +13,7 @@ from fastapi import FastAPI
 from app import pages
 from app.errors import CovenError
 from app.settings import Settings
+from app.static_assets import static_assets
 
 
 class _Rooms:
@@ -20,7 +22,7 @@ class _Rooms:
     async def room(self, code: str, *, cached: bool = False) -> object:
         if code != "AbC123xyz":
             raise CovenError("room_not_found", "no such room")
-        return object()
+        return SimpleNamespace(game_id="whirling-witchcraft")
 
 
 @pytest.fixture
@@ -40,7 +42,28 @@ async def test_lobby_and_room_pages(client: httpx.AsyncClient) -> None:
     room = await client.get("/r/AbC123xyz")
     assert room.status_code == 200
     assert 'data-code="AbC123xyz"' in room.text
-    assert "/static/js/room.js" in room.text
+    version = static_assets().version
+    assert f'<script type="module" src="/static/v/{version}/js/room.js">' in room.text
+    # Its whole import tree and the game's renderer are preloaded, each once.
+    preloads = re.findall(
+        r'<link rel="modulepreload" href="/static/v/\w+/(js/[\w/.-]+)">', room.text
+    )
+    for module in ("js/room.js", "js/i18n.js", "js/table.js", "js/games/whirling-witchcraft.js"):
+        assert module in preloads, module
+    assert len(preloads) == len(set(preloads))
+
+
+async def test_versioned_static_files_are_kept_for_good(client: httpx.AsyncClient) -> None:
+    version = static_assets().version
+    current = await client.get(f"/static/v/{version}/js/room.js")
+    assert current.status_code == 200
+    assert current.headers["cache-control"] == "public, max-age=31536000, immutable"
+    assert current.content == (await client.get("/static/js/room.js")).content
+    # An older page's version: today's file, asked again next time.
+    older = await client.get("/static/v/0123456789ab/js/room.js")
+    assert older.status_code == 200 and older.headers["cache-control"] == "no-cache"
+    assert (await client.get("/static/js/room.js")).headers["cache-control"] == "no-cache"
+    assert (await client.get(f"/static/v/{version}/js/nothing.js")).status_code == 404
 
 
 async def test_static_files_are_served_and_local(client: httpx.AsyncClient) -> None:
