@@ -489,26 +489,27 @@ function setConnection(status) {
 }
 
 async function main() {
+  // The room, the texts and the socket are asked for at once (each is a round trip to the
+  // server, and none needs another's answer; the socket waits for the texts only, its status
+  // line being in words). What the socket says before the room is in waits for it: below.
+  const roomLoaded = refreshRoom();
+  roomLoaded.catch(() => {}); // (awaited below, where a refusal is shown)
   await initI18n();
   takeTokenFromHash();
   page.mine = seatStore.get(code);
   page.rematch = createRematch({ code, page, isHost, redraw: () => renderAll(), failed });
   page.turnAlert = createTurnAlert({ t, code });
   page.talk = createTalk(code);
-  try {
-    await refreshRoom();
-  } catch (err) {
-    document.getElementById("waiting-title").textContent = err.status === 404 ? t("room.not_found") : errorText(err);
-    document.getElementById("room-status").append(h("a", { href: "/" }, t("room.back_to_lobby")));
-    return;
-  }
-  new MutationObserver(endScreenExtras).observe(document.getElementById("table"), { childList: true, subtree: true });
   const client = (page.client = new RoomClient(code, page.mine && page.mine.token));
   page.chat = createChat({
     client,
     mySeat: () => (page.mine ? page.mine.seat : null),
     onLine: (line) => page.talk.chatLine(line),
   });
+  // Every message but the connection's status reads the room: until the page has drawn it,
+  // they are held, in order.
+  let held = [];
+  const withRoom = (handle) => (message) => (held ? held.push(() => handle(message)) : handle(message));
   client
     .on("status", (status) => {
       setConnection(status);
@@ -516,9 +517,9 @@ async function main() {
       // all), so let the table accept clicks again.
       if (status === "open" && page.renderer && page.renderer.rejected) page.renderer.rejected();
     })
-    .on("state", (message) => onState(message).catch((err) => console.error(err)))
-    .on("gap", ({ from, to, events }) => fillLog(from, to, events))
-    .on("presence", (message) => {
+    .on("state", withRoom((message) => onState(message).catch((err) => console.error(err))))
+    .on("gap", withRoom(({ from, to, events }) => fillLog(from, to, events)))
+    .on("presence", withRoom((message) => {
       const wasOpen = page.room.status === "open";
       page.seats = message.seats;
       page.spectators = message.spectators;
@@ -527,39 +528,49 @@ async function main() {
       renderSeats();
       renderWaiting();
       if (page.renderer && page.state) page.renderer.render(page.state);
-    })
-    .on("chat", (message) => page.chat.receive(message))
-    .on("rematch", (message) => page.rematch.opened(message))
-    .on("rematch_rules", (message) => page.rematch.rulesChanged(message))
-    .on("seat", (message) => {
+    }))
+    .on("chat", withRoom((message) => page.chat.receive(message)))
+    .on("rematch", withRoom((message) => page.rematch.opened(message)))
+    .on("rematch_rules", withRoom((message) => page.rematch.rulesChanged(message)))
+    .on("seat", withRoom((message) => {
       // The host changed the seat order, or the start closed a gap: same token, new number.
       if (!page.mine || typeof message.seat !== "number") return;
       page.mine.seat = message.seat;
       seatStore.set(code, message.seat, page.mine.token);
       renderAll();
-    })
-    .on("ack", (ack) => {
+    }))
+    .on("ack", withRoom((ack) => {
       // The move is committed; its `state` should follow. If the push got lost, re-sync.
       setTimeout(() => {
         if (client.version !== null && client.version < ack.version) client.resync().catch(() => {});
       }, 1500);
-    })
-    .on("error", (message) => {
+    }))
+    .on("error", withRoom((message) => {
       if (page.chat.refused(message)) return; // shown beside the chat input, kept there
       if (page.renderer && page.renderer.rejected) page.renderer.rejected(message);
       page.turnAlert.rejected();
       toast(errorText(message), "error");
-    })
-    .on("bad_token", () => {
+    }))
+    .on("bad_token", withRoom(() => {
       // This browser's token no longer holds a seat here: watch instead.
       seatStore.clear(code);
       page.mine = null;
       toast(t("room.token_lost"), "error");
       client.reconnectAs(null);
       renderAll();
-    })
-    .on("no_room", () => toast(t("room.not_found"), "error"));
+    }))
+    .on("no_room", withRoom(() => toast(t("room.not_found"), "error")));
   client.connect();
+  try {
+    await roomLoaded;
+  } catch (err) {
+    client.close();
+    setConnection("idle");
+    document.getElementById("waiting-title").textContent = err.status === 404 ? t("room.not_found") : errorText(err);
+    document.getElementById("room-status").append(h("a", { href: "/" }, t("room.back_to_lobby")));
+    return;
+  }
+  new MutationObserver(endScreenExtras).observe(document.getElementById("table"), { childList: true, subtree: true });
 
   document.getElementById("copy-invite").addEventListener("click", async () => {
     if (await copyText(document.getElementById("invite-link"))) toast(t("room.copied"));
@@ -578,6 +589,15 @@ async function main() {
   });
   renderAll();
   document.body.dataset.ready = "1";
+  const waited = held;
+  held = null;
+  for (const handle of waited) {
+    try {
+      handle();
+    } catch (err) {
+      console.error(err);
+    }
+  }
   // (a rematch's countdown and arrival are a comfort: the deadline and the Start button remain)
   page.rematch.load().catch(() => {});
 }
