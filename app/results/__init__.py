@@ -5,7 +5,9 @@ per-game figures and ratings, a leaderboard, a head-to-head record and a match's
 - ``records``: the plain records this package hands out;
 - ``finish``: a finished match as history keeps it (places, scores, the game's statistics);
 - ``ratings``: the OpenSkill (Plackett–Luce) maths and the rule of which matches are rated;
-- ``ledger``: the one transaction that writes a result and moves ratings, exactly once;
+- ``ledger``: the one transaction that writes a result, adds to its players' totals and moves
+  ratings, exactly once;
+- ``totals``: each profile's running totals per game (what her page shows per game);
 - ``reaction``: when to record (the finishing move's notice, a sweep for what a dead worker
   missed);
 - ``queries``: every read (history, figures, leaderboard, head to head, one match);

@@ -29,7 +29,7 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import and_, insert, select, update
+from sqlalchemy import Select, and_, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from app.results import totals
@@ -81,9 +81,14 @@ class Ledger:
     async def unrecorded(self, limit: int = 20, skip: list[int] | None = None) -> list[int]:
         """Finished matches not recorded yet (a worker died before recording, or the match
         ended before history existed), in the order they finished (ratings move in that
-        order); ``skip``: matches this worker gave up on. One range of the partial index
-        ``ix_matches_unrecorded``, which holds only these: the cost does not grow with the
-        matches ever finished."""
+        order); ``skip``: matches this worker gave up on."""
+        async with self.readers() as session:
+            return list((await session.execute(self.unrecorded_query(limit, skip))).scalars())
+
+    @staticmethod
+    def unrecorded_query(limit: int, skip: list[int] | None) -> Select[int]:
+        """One range of the partial index ``ix_matches_unrecorded``, which holds only those
+        matches: its cost does not grow with the matches ever finished."""
         query = (
             select(MatchRow.id)
             .join(
@@ -96,8 +101,7 @@ class Ledger:
         )
         if skip:
             query = query.where(MatchRow.id.not_in(skip))
-        async with self.readers() as session:
-            return list((await session.execute(query)).scalars().all())
+        return query
 
     async def is_recorded(self, match_id: int) -> bool:
         query = select(MatchResultRow.match_id).where(MatchResultRow.match_id == match_id)
