@@ -608,6 +608,12 @@ async def test_a_claimed_guest_match_enters_the_profiles_history(server: ThreadS
         export = (await ana.get("/api/profile/export")).json()
         assert [(m["room"], m["seat"]) for m in export["matches"]] == [(code, 0)]
         assert export["ratings"] == []  # a match claimed later moves no rating
+        # Her figures per game count it at once.
+        place = next(s["place"] for s in matches[0]["seats"] if s["you"])
+        games = (await ana.get(f"/api/profiles/{ana_id}")).json()["games"]
+        assert [(g["game"], g["matches"], g["wins"], g["average_place"]) for g in games] == [
+            (GAME, 1, int(place == 1), place)
+        ]
 
 
 async def test_a_private_profile_answers_only_its_owner(
