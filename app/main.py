@@ -333,6 +333,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             sweep_seconds=settings.results_sweep_seconds,
         )
         service.notices.on_move.append(results.recorder.after_move)
+        await service.changes.start()
         await hub.start()
         await bots.start()
         await rematches.start()
@@ -349,6 +350,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await rematches.close()
             await bots.close()
             await hub.close()
+            await service.changes.close()
             await bus.close()
             await app.state.coven.limits.close()
             await repo.close()

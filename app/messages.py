@@ -55,6 +55,10 @@ class SeatInfo(BaseModel):
     bot: str | None = Field(description="bot level for a bot seat, else null")
     away: bool = Field(description="a bot is playing for this player until they act again")
     connected: bool
+    former: bool = Field(
+        default=False,
+        description="the profile that held this seat was deleted: show it as a former player",
+    )
 
 
 class RoomInfo(BaseModel):

@@ -79,6 +79,7 @@ async def room_info(service: RoomService, hub: Hub, room: RoomRecord) -> RoomInf
                 bot=s.bot_level,
                 away=s.away,
                 connected=s.bot_level is not None or s.seat in connected,
+                former=s.former,
             )
             for s in room.seats
         ],

@@ -7,15 +7,18 @@ and sign-in); state-changing requests carrying it pass ``SameOriginGuard`` first
 
 from __future__ import annotations
 
+from typing import Annotated
 from urllib.parse import urlsplit
 
-from fastapi import APIRouter, Request, Response
+from fastapi import APIRouter, Body, Request, Response
 
 from app import wire
 from app.api import profile_cookie
+from app.api.deps import ServicesDep
+from app.api.http import Code, room_info
 from app.api.profile_deps import HolderDep, MaybeHolderDep, ProfilesDep, SignInLimit
 from app.errors import CovenError
-from app.messages import ErrorBody
+from app.messages import ErrorBody, RoomWithSeat
 from app.pages import qr_svg
 from app.profiles.device_links import device_url
 from app.profiles.messages import (
@@ -26,14 +29,17 @@ from app.profiles.messages import (
     DeviceCode,
     DeviceLinkInfo,
     DeviceLinkProfile,
+    HeldSeats,
     PasskeyAdded,
     PasskeyAnswer,
     ProfileInfo,
+    SeatHere,
     UseDeviceLink,
 )
 from app.profiles.passkeys import RelyingParty
 from app.profiles.records import Profile
 from app.profiles.service import ProfileService
+from app.rooms.keys import hash_token
 
 ERRORS: dict[int | str, dict[str, object]] = {
     code: {"model": ErrorBody} for code in (400, 401, 403, 404, 409, 413, 422)
@@ -109,9 +115,14 @@ async def change_profile(body: ChangeProfile, held: HolderDep, service: Profiles
 
 
 @router.delete("/api/profile", status_code=204)
-async def delete_profile(request: Request, held: HolderDep, service: ProfilesDep) -> Response:
+async def delete_profile(
+    request: Request, held: HolderDep, service: ProfilesDep, coven: ServicesDep
+) -> Response:
     """The profile goes for good; its seats and history rows become "a former player"."""
-    await service.delete(held)
+    rooms = await service.delete(held)
+    for code in rooms:
+        # Every worker's copy of those rooms drops her name; their pages redraw the seats.
+        await coven.service.changes.announce(code)
     answer = Response(status_code=204)
     profile_cookie.take_away(answer, _secure(request, service))
     return answer
@@ -140,6 +151,36 @@ async def export_profile(held: HolderDep, service: ProfilesDep) -> Response:
 async def claim_seats(body: ClaimSeats, held: HolderDep, service: ProfilesDep) -> Claimed:
     """This browser's guest seats (and their finished matches) become the profile's."""
     return Claimed(claimed=await service.claim(held, [s.record() for s in body.seats]))
+
+
+@router.get("/api/rooms/{code}/profile-seats", response_model=HeldSeats)
+async def profile_seats(code: Code, held: HolderDep, service: ProfilesDep) -> HeldSeats:
+    """The seats this browser's profile holds at the table (the room page offers "play here"
+    when it holds no working token for one)."""
+    return HeldSeats(seats=await service.seats_in(held, code))
+
+
+@router.post("/api/rooms/{code}/seat-here", response_model=RoomWithSeat)
+async def seat_here(
+    code: Code,
+    held: HolderDep,
+    service: ProfilesDep,
+    coven: ServicesDep,
+    body: Annotated[SeatHere | None, Body()] = None,
+) -> RoomWithSeat:
+    """This browser plays the profile's seat from now on: a fresh seat token (in this answer
+    only); the token another browser held for it stops working, its socket is closed."""
+    await coven.service.room(code)  # an unknown room is room_not_found
+    seat, token = await service.seat_here(held, code, body.seat if body else None)
+    await coven.service.changes.announce(code)
+    room = await coven.service.room(code)
+    # (the start closes gaps in the seat order: the number the token holds now)
+    now = room.seat_for_token_hash(hash_token(token))
+    return RoomWithSeat(
+        room=await room_info(coven.service, coven.hub, room),
+        seat=now.seat if now is not None else seat,
+        token=token,
+    )
 
 
 @router.post("/api/profile/device-links", response_model=DeviceLinkInfo, status_code=201)

@@ -106,3 +106,15 @@ class PasskeyAnswer(BaseModel):
 
 class PasskeyAdded(BaseModel):
     passkeys: int
+
+
+class SeatHere(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    seat: int | None = Field(
+        default=None, ge=0, le=63, description="which of her seats (none: her first one here)"
+    )
+
+
+class HeldSeats(BaseModel):
+    seats: list[int] = Field(description="the seats the profile holds at this table")

@@ -1,5 +1,6 @@
 """The profile use cases: keep one, hold it in a browser, rename, list or hide, claim seats,
-export, delete, sign out; with passkeys and device links beside them."""
+play a seat of hers from this browser, export, delete, sign out; with passkeys and device links
+beside them."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from app.profiles.device_links import DeviceLinks
 from app.profiles.export import ProfileExport
 from app.profiles.passkeys import Passkeys
 from app.profiles.records import Holder, Profile, SeatToken
+from app.profiles.seat_here import ProfileSeats
 from app.profiles.store import ProfileStore
 from app.settings import Settings
 from app.text import display_name
@@ -49,6 +51,7 @@ class ProfileService:
         self.store = ProfileStore(db)
         self.claims = Claims(db)
         self.exports = ProfileExport(db)
+        self.seats = ProfileSeats(db)
         challenges = Challenges(db)
         self.passkeys = Passkeys(self.store, challenges, clock)
         self.device_links = DeviceLinks(self.store, challenges, clock)
@@ -114,8 +117,20 @@ class ProfileService:
     async def export(self, holder: Holder) -> dict[str, Any]:
         return await self.exports.export(holder.profile.id, self.clock())
 
-    async def delete(self, holder: Holder) -> None:
-        await self.store.delete(holder.profile.id, FORMER_NAME)
+    async def delete(self, holder: Holder) -> list[str]:
+        """The profile goes; the codes of the rooms whose seats it held (their live copies
+        must drop her name)."""
+        return await self.store.delete(holder.profile.id, FORMER_NAME)
+
+    # -- her seats, from any of her browsers ----------------------------------------------------
+
+    async def seats_in(self, holder: Holder, code: str) -> list[int]:
+        return await self.seats.held(holder.profile.id, code)
+
+    async def seat_here(self, holder: Holder, code: str, seat: int | None) -> tuple[int, str]:
+        """This browser takes a seat the profile holds in room ``code``: a fresh token, the
+        old one (another browser's) no longer holds it. The caller announces the change."""
+        return await self.seats.take_here(holder.profile.id, code, seat)
 
     async def passkey_count(self, holder: Holder) -> int:
         return await self.store.passkey_count(holder.profile.id)

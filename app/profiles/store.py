@@ -8,6 +8,7 @@ from sqlalchemy import delete, func, select, update
 
 from app.profiles.db import ProfileDatabase
 from app.profiles.records import Holder, Passkey, Profile
+from app.rooms.seating import table_name
 from app.store.models import (
     AuthChallengeRow,
     ChatRow,
@@ -16,6 +17,7 @@ from app.store.models import (
     ProfileKeyRow,
     ProfileRow,
     RatingRow,
+    RoomRow,
     SeatRow,
 )
 
@@ -108,22 +110,33 @@ class ProfileStore:
             ).scalar_one()
             return _profile(row)
 
-    async def delete(self, profile_id: int, former_name: str) -> None:
+    async def delete(self, profile_id: int, former_name: str) -> list[str]:
         """The profile goes, and nothing of the person stays: her seats and her rows in match
         history keep their places and scores (others' history stays whole) under
-        ``former_name``, marked ``former``; her chat lines in those rooms lose her name too."""
+        ``former_name``, marked ``former``; her chat lines in those rooms lose her name too,
+        and so do the tables she opened (named after her). The codes of the rooms whose seats
+        she held."""
         async with self.db.write() as session:
             seats = (
                 await session.execute(
-                    select(SeatRow.room_id, SeatRow.seat).where(SeatRow.profile_id == profile_id)
+                    select(SeatRow.room_id, SeatRow.seat, SeatRow.name, RoomRow.code, RoomRow.name)
+                    .join(RoomRow, RoomRow.id == SeatRow.room_id)
+                    .where(SeatRow.profile_id == profile_id)
                 )
             ).all()
-            for room_id, seat in seats:
+            for room_id, seat, seat_name, _, room_name in seats:
                 await session.execute(
                     update(ChatRow)
                     .where(ChatRow.room_id == room_id, ChatRow.seat == seat)
                     .values(name=former_name)
                 )
+                # (a rematch keeps the first table's name, whichever seat she has there)
+                if room_name == table_name(seat_name):
+                    await session.execute(
+                        update(RoomRow)
+                        .where(RoomRow.id == room_id)
+                        .values(name=table_name(former_name))
+                    )
             await session.execute(
                 update(SeatRow)
                 .where(SeatRow.profile_id == profile_id)
@@ -138,6 +151,7 @@ class ProfileStore:
             for table in (ProfileKeyRow, PasskeyRow, AuthChallengeRow, RatingRow):
                 await session.execute(delete(table).where(table.profile_id == profile_id))
             await session.execute(delete(ProfileRow).where(ProfileRow.id == profile_id))
+        return sorted({code for _, _, _, code, _ in seats})
 
     # -- passkeys -------------------------------------------------------------------------------
 

@@ -220,6 +220,10 @@ class RoomHub:
     # The latest chat lines as sent (what a new socket gets), read once when the room opens
     # here, then kept from the bus: a crowd joining does not read the chat once each.
     chat: deque[str] = field(default_factory=lambda: deque(maxlen=CHAT_KEPT))
+    # The reader is handling a message (it may be inside a database read), and whether the
+    # room has closed here meanwhile (its last socket left): it stops after that message.
+    dispatching: bool = False
+    closed: bool = False
 
 
 class Hub:
@@ -324,7 +328,11 @@ class Hub:
         if not room.connections:
             del self.rooms[conn.code]
             self._opening.pop(conn.code, None)
-            if room.reader is not None:
+            room.closed = True
+            # A reader in the middle of a message finishes it, then stops: cancelled inside
+            # a database read it would leave its pooled connection to the garbage collector.
+            # (The last socket leaves that way when the reader's own re-seat closed it.)
+            if room.reader is not None and not room.dispatching:
                 room.reader.cancel()
             room.subscription.close()
             for throttle in (room.announce, room.show):
@@ -396,6 +404,7 @@ class Hub:
                     "bot": s.bot_level,
                     "away": s.away,
                     "connected": s.bot_level is not None or s.seat in seats,
+                    "former": s.former,
                 }
                 for s in room.seats
             ],
@@ -405,14 +414,17 @@ class Hub:
     # -- fan-out ----------------------------------------------------------------------------
 
     async def _read(self, room: RoomHub) -> None:
-        while True:
+        while not room.closed:
             message = await room.subscription.get()
+            room.dispatching = True
             try:
                 await self._dispatch(room, message)
             except asyncio.CancelledError:
                 raise
             except Exception:
                 log.exception("fan-out failed in room %s", room.code)
+            finally:
+                room.dispatching = False
 
     async def _dispatch(self, room: RoomHub, message: dict[str, Any]) -> None:
         kind = message.get("type")

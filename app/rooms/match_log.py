@@ -26,7 +26,10 @@ async def match_log(repo: Repository, room: RoomRecord) -> dict[str, Any]:
             "seed": match.seed,
             "players": match.players,
             "options": match.options,
-            "seats": [{"seat": s.seat, "name": s.name, "bot": s.bot_level} for s in room.seats],
+            "seats": [
+                {"seat": s.seat, "name": s.name, "bot": s.bot_level, "former": s.former}
+                for s in room.seats
+            ],
             "actions": [
                 {"version": a.version, "seat": a.seat, "action": a.action, "bot": a.by_bot}
                 for a in actions

@@ -23,6 +23,11 @@ from engine.protocol import IllegalAction, parse_options
 START_RETRIES = 8
 
 
+def table_name(host: str) -> str:
+    """What a new room is called, after its host's name."""
+    return f"{host}'s table"
+
+
 def check_open(room: RoomRecord) -> None:
     if room.status != "open":
         raise CovenError("already_started", "the match has already started")
@@ -68,7 +73,7 @@ class Seating:
         room = await self.repo.create_room(
             code=new_room_code(),
             game_id=game.id,
-            name=f"{name}'s table",
+            name=table_name(name),
             visibility=visibility,
             options=parsed.model_dump(mode="json"),
             seat_count=seat_count,

@@ -6,7 +6,8 @@ It owns the parts and hands each call to the one that does it:
 - ``seating.Seating``: rooms and seats, bots, the start;
 - ``moves.Moves``: ``act``, the one write path of a match;
 - ``match_log``: the log, and a finished match's replay record;
-- ``notices.Notices``: what a commit here tells the rest of this worker (the bot runner).
+- ``notices.Notices``: what a commit here tells the rest of this worker (the bot runner);
+- ``room_changes.RoomChanges``: a started room's seats changed: every worker drops its copies.
 
 The hub and the bot runner work with ``tables``, ``moves`` and ``notices`` directly.
 """
@@ -20,6 +21,7 @@ from app.rooms import keys
 from app.rooms.match_log import match_log
 from app.rooms.moves import Ack, Moves
 from app.rooms.notices import Notices
+from app.rooms.room_changes import RoomChanges
 from app.rooms.seating import Seating
 from app.rooms.tables import Table, Tables, find_game
 from app.store.repository import Repository, RoomRecord
@@ -33,6 +35,7 @@ class RoomService:
         self.tables = Tables(repo)
         self.seating = Seating(repo, bus, self.tables, self.notices)
         self.moves = Moves(repo, bus, self.tables, self.notices)
+        self.changes = RoomChanges(bus, self.tables)
 
     game = staticmethod(find_game)
     seat_of = staticmethod(keys.seat_of)

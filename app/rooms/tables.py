@@ -189,6 +189,11 @@ class Tables:
         self._rooms.pop(code, None)
         self._tables.pop(code, None)
 
+    def forget_all(self) -> None:
+        """Drop every copy of a room and match (the bus lost messages: any may be stale)."""
+        self._rooms.clear()
+        self._tables.clear()
+
     def seats_changed(self, code: str) -> None:
         """A seat record of a started match changed here: the next look reads the match."""
         self._tables.pop(code, None)

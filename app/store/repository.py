@@ -57,6 +57,8 @@ class SeatRecord:
     token_hash: str | None
     # The level playing for an away seat (``None``: random).
     away_level: str | None = None
+    # The profile that held this seat was deleted: its name reads "a former player".
+    former: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,7 +158,9 @@ def _room(row: RoomRow, seats: Sequence[SeatRow]) -> RoomRecord:
         turn_seconds=row.turn_seconds,
         created_at=row.created_at,
         seats=[
-            SeatRecord(s.seat, s.name, s.bot_level, s.away, s.token_hash, s.away_level)
+            SeatRecord(
+                s.seat, s.name, s.bot_level, s.away, s.token_hash, s.away_level, bool(s.former)
+            )
             for s in sorted(seats, key=lambda s: s.seat)
         ],
         rematch_by=row.rematch_by,
