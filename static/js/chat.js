@@ -67,11 +67,12 @@ export function chatParts(text, bases = roomBases()) {
 
 /**
  * The chat of one room page. `client` sends (`chat(text)` → sent?), `mySeat()` is this page's
- * seat (null for a spectator), `onLine({mine, at})` hears of each new line drawn.
+ * seat (null for a spectator), `onLine({mine, at})` hears of each new line drawn, `speaker(message)`
+ * names a seat's line (its `name` unless the page says otherwise).
  * Returns `receive(message)` for `chat` messages and `refused(error)` for `error` messages
  * (true when the error was about the line being sent: it is then shown by the input).
  */
-export function createChat({ client, mySeat, onLine }) {
+export function createChat({ client, mySeat, onLine, speaker = (message) => message.name }) {
   const list = document.getElementById("chat");
   const form = document.getElementById("chat-form");
   const input = document.getElementById("chat-input");
@@ -133,7 +134,7 @@ export function createChat({ client, mySeat, onLine }) {
         settle();
         say(null);
       }
-      const who = message.seat === null || message.seat === undefined ? t("room.spectator") : message.name;
+      const who = message.seat === null || message.seat === undefined ? t("room.spectator") : speaker(message);
       list.append(h("li", { class: mine ? "mine" : "" }, h("strong", {}, `${who}: `), chatParts(String(message.text))));
       list.scrollTop = list.scrollHeight;
       onLine({ mine, at: Number(message.at) || 0 });

@@ -2,7 +2,7 @@
 // to play first), her circles with their open tables, her recent matches. A new visitor (no
 // profile cookie, no seat token in this browser) sees none of it and costs no request.
 
-import { api, heldSeats } from "./api.js";
+import { api, heldSeats, seats as seatStore } from "./api.js";
 import { keepInvite } from "./circle_invites.js";
 import { clear, h } from "./dom.js";
 import { errorText, typedName } from "./forms.js";
@@ -36,6 +36,13 @@ function turnText(entry) {
   return names.length ? t("home.waiting_for", { names: names.join(", ") }) : t("lobby.playing");
 }
 
+// A table her profile holds a seat at, whose token this browser does not hold (the seat was
+// taken on another device): the room page takes the seat for this browser at once (`#here`).
+function tableHref(code) {
+  const here = data.profile && !seatStore.get(code);
+  return `/r/${encodeURIComponent(code)}${here ? "#here" : ""}`;
+}
+
 function tableRow(entry) {
   const { table } = entry;
   const players = table.seats.map((s) => (s.seat === entry.seat ? t("home.you_named", { name: s.name }) : s.name));
@@ -44,7 +51,7 @@ function tableRow(entry) {
     { class: `home-table${entry.your_turn ? " mine" : ""}`, dataset: { code: table.code }, "data-testid": "home-table" },
     h(
       "a",
-      { class: "room-link", href: `/r/${encodeURIComponent(table.code)}` },
+      { class: "room-link", href: tableHref(table.code) },
       h("strong", {}, table.name),
       h("span", { class: "muted small" }, gameTitle(table.game)),
       h("span", { class: `badge${entry.your_turn ? " you" : table.status === "playing" ? " live" : ""}`, "data-testid": "turn" }, turnText(entry)),
@@ -97,7 +104,7 @@ export function matchRow(match, { member = () => false } = {}) {
       { class: "home-match-seats small" },
       seats.map((s, i) => [
         i ? " · " : "",
-        h("span", { class: member(s) || s.you ? "home-member" : "" }, t("home.place_name", { place: s.place, name: s.name })),
+        h("span", { class: member(s) || s.you ? "home-member" : "" }, t("home.place_name", { place: s.place, name: s.former ? t("history.former") : s.name })),
       ]),
     ),
     code ? h("a", { class: "small", href: `/r/${encodeURIComponent(code)}/replay` }, t("home.replay")) : null,

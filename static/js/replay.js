@@ -32,7 +32,9 @@ window.coven = Object.assign(window.coven || {}, { replay: page });
 
 const el = (id) => document.getElementById(id);
 const seatRecord = (seat) => (page.timeline ? page.timeline.seats.find((s) => s.seat === seat) : null) || null;
-const seatName = (seat) => (seatRecord(seat) ? seatRecord(seat).name : t("room.seat_n", { n: seat + 1 }));
+// (a deleted profile's seat is "a former player" in the page's language)
+const recordName = (record) => (record.former ? t("room.former_player") : record.name);
+const seatName = (seat) => (seatRecord(seat) ? recordName(seatRecord(seat)) : t("room.seat_n", { n: seat + 1 }));
 // Everyone is at the table in a replay: no presence to show but bots.
 const seatInfo = (seat) => {
   const record = seatRecord(seat);
@@ -218,7 +220,7 @@ function renderSeats() {
     },
     label,
   );
-  for (const record of page.timeline.seats) box.append(choice(record.seat, record.name, `replay-seat-${record.seat}`));
+  for (const record of page.timeline.seats) box.append(choice(record.seat, recordName(record), `replay-seat-${record.seat}`));
   box.append(choice(null, t("replay.spectator_view"), "replay-seat-spectator"));
 }
 

@@ -10,6 +10,7 @@ import { has, initI18n, onLanguageChange, t } from "./i18n.js";
 import { logLine } from "./log_lines.js";
 import { showMatchFigures } from "./match_figures.js";
 import { offerKeepProfile } from "./profile.js";
+import { createProfileSeat } from "./profile_seat.js";
 import { createRematch } from "./rematch.js";
 import { loadRenderer } from "./renderers.js";
 import { clockWords, optionWords } from "./setup_text.js";
@@ -36,6 +37,7 @@ const page = {
   talk: null, // chat and log at hand: the side column or the phone's drawer (talk.js)
   sideFolded: false, // the side panels were folded for the match (on a phone, once)
   rematch: null, // "Play again", and coming over to the new table (rematch.js)
+  profileSeat: null, // "this is your seat — play here", for a seat taken on another device
 };
 
 // Bot levels the server offers (engine.bots.LEVELS), weakest first.
@@ -79,9 +81,12 @@ function takeTokenFromHash() {
 const isHost = () => page.mine && page.mine.seat === 0;
 const seatInfo = (seat) => page.seats.find((s) => s.seat === seat) || null;
 
+// Every name of a seat on this page (its list, the title, the chat, the game's renderer) comes
+// from here: a deleted profile's seat is "a former player" in the page's language.
 function seatName(seat) {
   const info = seatInfo(seat);
-  return info ? info.name : t("room.seat_n", { n: seat + 1 });
+  if (!info) return t("room.seat_n", { n: seat + 1 });
+  return info.former ? t("room.former_player") : info.name;
 }
 
 function gameTitle() {
@@ -116,7 +121,7 @@ function renderSeats() {
         "li",
         { class: `seat ${me ? "me" : ""}`, "data-testid": `seat-${seat}`, "data-connected": String(info.connected) },
         h("span", { class: `dot ${presence}`, title: label, role: "img", "aria-label": label }),
-        h("span", { class: "seat-name" }, info.name),
+        h("span", { class: "seat-name" }, seatName(seat)),
         me ? h("span", { class: "badge you" }, t("room.you")) : null,
         seat === 0 ? h("span", { class: "badge" }, t("room.host")) : null,
         // (the seat's name already says "Bot n": the badge needs only the level)
@@ -170,7 +175,7 @@ function renderWaiting() {
   document.getElementById("table").hidden = !page.state;
   if (!room) return;
   const host = seatInfo(0);
-  document.getElementById("room-title").textContent = host ? `${gameTitle()} · ${t("room.table_of", { name: host.name })}` : gameTitle();
+  document.getElementById("room-title").textContent = host ? `${gameTitle()} · ${t("room.table_of", { name: host.former ? t("history.former") : host.name })}` : gameTitle();
   document.getElementById("waiting-title").textContent = started ? t("room.loading_table") : t("room.waiting");
   const taken = page.seats.length;
   document.getElementById("room-status").textContent = started
@@ -331,6 +336,16 @@ async function removeSeat(seat) {
   } catch (err) {
     failed(err);
   }
+}
+
+// This browser plays a seat its profile holds, taken from another device (profile_seat.js).
+function playSeat(taken) {
+  page.mine = { seat: taken.seat, token: taken.token };
+  seatStore.set(code, taken.seat, taken.token);
+  page.room = taken.room;
+  page.seats = taken.room.seats;
+  page.client.reconnectAs(taken.token);
+  renderAll();
 }
 
 async function leaveSeat() {
@@ -500,10 +515,13 @@ async function main() {
   page.rematch = createRematch({ code, page, isHost, redraw: () => renderAll(), failed });
   page.turnAlert = createTurnAlert({ t, code });
   page.talk = createTalk(code);
+  page.profileSeat = createProfileSeat({ code, page, seatName, took: playSeat });
   const client = (page.client = new RoomClient(code, page.mine && page.mine.token));
   page.chat = createChat({
     client,
     mySeat: () => (page.mine ? page.mine.seat : null),
+    // (a line keeps the name its seat had then, unless her profile was deleted since)
+    speaker: (message) => (seatInfo(message.seat)?.former ? t("room.former_player") : message.name),
     onLine: (line) => page.talk.chatLine(line),
   });
   // Every message but the connection's status reads the room: until the page has drawn it,
@@ -558,6 +576,7 @@ async function main() {
       toast(t("room.token_lost"), "error");
       client.reconnectAs(null);
       renderAll();
+      page.profileSeat.check({ lost: true }); // her profile's seat, taken on another device?
     }))
     .on("no_room", withRoom(() => toast(t("room.not_found"), "error")));
   client.connect();
@@ -600,6 +619,7 @@ async function main() {
   }
   // (a rematch's countdown and arrival are a comfort: the deadline and the Start button remain)
   page.rematch.load().catch(() => {});
+  page.profileSeat.check();
 }
 
 main().catch((err) => console.error(err));
