@@ -15,7 +15,11 @@ another checkout, measured in turns with this one, so both see the same load). T
    one table, all sent to the other table at the same instant, ``--rounds`` times (back and
    forth): what the rematch's landing costs. Per page: the HTML, the last module, the i18n
    JSON, ``GET /api/rooms/{code}``, the socket opened, the first ``state`` (the page holds the
-   match: "landed", what the rematch's test times), the table drawn.
+   match: "landed", what the rematch's test times), the table drawn;
+4. ``--rematch N``: N times, a table of three people and a bot played to its end (random moves
+   over the API), each person's page and a spectator's at its end screen, one click on "Play
+   again": when each page left, and its milestones in the new room (as tests/e2e/test_rematch.py,
+   whose 2 s it checks), timed from the click.
 
 The page is watched from outside only (an init script notes the socket's open and first
 ``state``, and when the table is drawn); nothing of the product is changed for it. Prints the
@@ -27,6 +31,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import random
 import statistics
 import subprocess
 import sys
@@ -85,7 +90,9 @@ READ_JS = """() => {
     origin: performance.timeOrigin,
     marks: window.__marks || {},
     html: {end: nav.responseEnd, request: nav.requestStart, first_byte: nav.responseStart},
-    dcl: nav.domContentLoadedEventEnd,
+    unloaded: nav.unloadEventEnd || null,
+    interactive: nav.domInteractive,
+    dcl: nav.domContentLoadedEventStart,
     load: nav.loadEventEnd,
     resources: performance.getEntriesByType('resource').map((r) => ({
       name: new URL(r.name).pathname, kind: r.initiatorType, start: r.startTime,
@@ -171,7 +178,10 @@ def milestones(reading: dict[str, Any], kicked_ms: float) -> dict[str, float]:
     marks = reading["marks"]
     return {
         "html": at(reading["html"]["end"]),
+        "old_page_unloaded": at(reading["unloaded"]),
+        "html_parsed": at(reading["interactive"]),
         "modules": at(max((r["end"] for r in modules), default=None)),
+        "modules_run": at(reading["dcl"]),
         "i18n": at(max((r["end"] for r in i18n), default=None)),
         "room_api": at(min((r["end"] for r in room), default=None)),
         "socket_open": at(marks.get("socket_open")),
@@ -232,6 +242,7 @@ class Site:
         self.shifts: list[float] = []
         self.milestones: list[dict[str, float]] = []
         self.cold: tuple[dict[str, Any], float] | None = None
+        self.rematch_readings: list[tuple[dict[str, Any], float]] = []
 
     def target(self, round_: int, seat: int) -> str:
         room, tokens = self.tables[round_ % 2]
@@ -270,6 +281,52 @@ class Site:
             self.readings.append(reading)
             self.shifts.append(reading["origin"] - at)
             self.milestones.append(milestones(reading, at))
+
+    def rematch(self, browser: Any) -> list[dict[str, float]]:
+        """A finished table, its four pages, one click on Play again: each page's milestones in
+        the new room, in ms after the click, with when it left the old one."""
+        room, tokens = table_of_four(self.url)
+        rng = random.Random(len(self.milestones))
+        deadline = time.monotonic() + 240
+        while room.state().get("result") is None:
+            assert time.monotonic() < deadline, "the match did not end"
+            room.play_moves(tokens, 10, rng)
+        pages = []
+        for seat in range(4):  # three people, then a spectator
+            context = browser.new_context()
+            context.add_init_script(WATCH_JS)
+            page = context.new_page()
+            page.set_default_timeout(20000)
+            url = room.seat_url(tokens[seat], seat) if seat < 3 else f"{self.url}/r/{room.code}"
+            page.goto(url)
+            pages.append(page)
+        pages[0].wait_for_selector("[data-testid=rematch]")
+        for page in pages:
+            page.wait_for_selector("[data-testid=game-over]")
+            while page.evaluate("document.body.dataset.connection") != "open":
+                time.sleep(0.05)
+        clicked = time.time() * 1000
+        pages[0].click("[data-testid=rematch]")
+        deadline = time.monotonic() + 20
+        landed = []
+        for page in pages:
+            while True:
+                assert time.monotonic() < deadline, "a page never came to the rematch"
+                try:
+                    moved = page.evaluate(f"location.pathname !== '/r/{room.code}'")
+                    done = moved and page.evaluate(LANDED_JS)
+                except Exception:  # the page is navigating
+                    done = False
+                if done:
+                    break
+                time.sleep(0.02)
+            reading = page.evaluate(READ_JS)
+            self.rematch_readings.append((reading, reading["origin"] - clicked))
+            found = milestones(reading, clicked)
+            landed.append({"left": round(reading["origin"] - clicked, 1), **found})
+        for page in pages:
+            page.context.close()
+        return landed
 
     def stop(self) -> None:
         fleet.stop(self.process)
@@ -313,6 +370,9 @@ def main() -> None:
     )
     parser.add_argument("--server-requests", type=int, default=100)
     parser.add_argument(
+        "--rematch", type=int, default=0, help="rematches timed from the click (each plays a match)"
+    )
+    parser.add_argument(
         "--against",
         type=Path,
         help="another checkout (e.g. `git archive` of an older commit) measured in turns with "
@@ -348,6 +408,11 @@ def main() -> None:
                 for site in sites if round_ % 2 == 0 else sites[::-1]:
                     site.all_go(round_)
                 loads.append(os.getloadavg()[0])
+            rematches: dict[str, list[dict[str, float]]] = {site.label: [] for site in sites}
+            for round_ in range(args.rematch):
+                for site in sites if round_ % 2 == 0 else sites[::-1]:
+                    rematches[site.label] += site.rematch(browser)
+                loads.append(os.getloadavg()[0])
             browser.close()
         for site in sites:
             assert site.cold is not None
@@ -374,6 +439,20 @@ def main() -> None:
         )
         report["cold"] = colds
         report["together"] = together
+        if args.rematch:
+            for site in sites:
+                print_resources(
+                    f"{site.label}: the rematch's pages in the new room (ms after the click):",
+                    [reading for reading, _ in site.rematch_readings],
+                    [shift for _, shift in site.rematch_readings],
+                )
+            found = {label: summary(pages) for label, pages in rematches.items()}
+            print_milestones(
+                f"Play again, {args.rematch} times (three people and a spectator each; ms after "
+                "the click; 'left': the old page left for the new room):",
+                found,
+            )
+            report["rematch"] = found
         report["load_during"] = f"{statistics.mean(loads):.2f}"
         report["load_after"] = load_average()
         print(

@@ -131,6 +131,9 @@ export function createRematch({ code, page, isHost, redraw, failed }) {
         headers: { Accept: "application/json", Authorization: `Bearer ${page.mine.token}` },
       }).catch(() => {});
     }
+    // This page is on its way out: its socket goes now, so the others leaving do not make it
+    // redraw a table nobody will see, on the processor the new page needs.
+    if (page.client) page.client.close();
     location.href = `/r/${encodeURIComponent(newCode)}${location.search}`;
   }
 

@@ -7,6 +7,7 @@ lobby's "who may start a rematch"."""
 
 from __future__ import annotations
 
+import os
 import random
 import time
 from pathlib import Path
@@ -26,14 +27,16 @@ GAME = "whirling-witchcraft"
 LANDING_SECONDS = 2.0
 
 # Where a page is and what it holds: its room code, its seat in the match state it holds (-1: no
-# seat), whether that match is over, whether the table is drawn yet. Null while it loads.
+# seat), whether that match is over, whether the table is drawn yet, and when it was opened (ms
+# since the epoch: the click's page leaving for the new one). Null while it loads.
 WHERE_JS = """() => {
   const page = window.coven && window.coven.page;
   if (!page || !page.state) return null;
   return {code: decodeURIComponent(location.pathname.split('/')[2]),
           seat: page.state.seat === null ? -1 : page.state.seat,
           over: page.state.result !== null,
-          drawn: document.querySelector('#table .ww') !== null};
+          drawn: document.querySelector('#table .ww') !== null,
+          opened: performance.timeOrigin};
 }"""
 
 
@@ -92,10 +95,12 @@ def test_one_click_brings_three_friends_a_bot_and_a_spectator_to_a_new_match(
     # One click. A friend has landed when her page holds the new match's state for her seat (the
     # table is drawn a moment later: both are timed).
     clicked = time.monotonic()
+    clicked_epoch = time.time()
     ana.page.click("[data-testid=rematch]")
     seats = {"Ana": 0, "Bea": 1, "Cy": 2, "watcher": -1}
     landed: dict[str, float] = {}
     drawn: dict[str, float] = {}
+    left: dict[str, float] = {}  # when each page set off for the new match
     new_code = ""
     while len(drawn) < 4 and time.monotonic() - clicked < 15:
         for player in (*friends, watcher):
@@ -105,10 +110,21 @@ def test_one_click_brings_three_friends_a_bot_and_a_spectator_to_a_new_match(
             assert now["seat"] == seats[player.name], (player.name, now)
             new_code = now["code"]
             landed.setdefault(player.name, time.monotonic() - clicked)
+            left.setdefault(player.name, now["opened"] / 1000 - clicked_epoch)
             if now["drawn"]:
                 drawn.setdefault(player.name, time.monotonic() - clicked)
         time.sleep(0.02)
-    print(f"seconds after the click: seated {landed}, table drawn {drawn}")
+    print(
+        f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}; seconds after the "
+        f"click: "
+        + "; ".join(
+            f"{name} left {left[name]:.2f}, seated {landed[name]:.2f}, "
+            f"table drawn {drawn[name]:.2f}"
+            if name in drawn and name in left
+            else f"{name} seated {landed.get(name)}"
+            for name in sorted(landed)
+        )
+    )
     assert len(drawn) == 4, "not everyone came to the new match"
     assert max(landed.values()) < LANDING_SECONDS
 
