@@ -48,6 +48,11 @@ export function createRematch({ code, page, isHost, redraw, failed }) {
     timer: null,
   };
   const note = h("p", { class: "muted rematch-starts", "data-testid": "rematch-starts", "aria-live": "polite" });
+  // Back to this page from the new room: a page kept by the browser as it left (its socket
+  // closed, below) is opened afresh, live.
+  window.addEventListener("pageshow", (event) => {
+    if (event.persisted && state.following) location.reload();
+  });
 
   const mayPress = () => Boolean(page.mine) && (isHost() || page.room.rematch_by === "anyone");
 
