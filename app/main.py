@@ -322,13 +322,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         bus = make_bus(settings)
         await bus.start()
         repo = Repository(engine, settings.database_schema)
-        app.state.profiles = ProfileService(engine, settings)
+        app.state.profiles = ProfileService(repo.db, settings)
         service = RoomService(repo, bus)
         hub = Hub(service, bus)
         bots = BotRunner(service, settings)
         rematches = Rematches(service, RematchStore(repo), settings)
         results = app.state.results = Results(
-            engine,
+            repo.db,
             public_profiles=settings.public_profiles,
             sweep_seconds=settings.results_sweep_seconds,
         )

@@ -44,6 +44,7 @@ from app.results import totals  # noqa: E402
 from app.results.ledger import Ledger  # noqa: E402
 from app.results.queries import Queries  # noqa: E402
 from app.results.records import MatchOutcome, SeatScore  # noqa: E402
+from app.store.database import Database  # noqa: E402
 from app.store.db import make_engine, migrate  # noqa: E402
 from benchmarks import servers as fleet  # noqa: E402
 from engine import registry  # noqa: E402
@@ -193,7 +194,8 @@ async def queries_ms(url: str, schema: str, tries: int = 20) -> dict[str, Any]:
     cost), and the plan PostgreSQL picks for the sweep."""
     engine = make_engine(url, schema)
     try:
-        ledger, queries = Ledger(engine), Queries(engine, registry.games)
+        db = Database(engine)
+        ledger, queries = Ledger(db), Queries(db, registry.games)
         timed: dict[str, list[float]] = {"sweep query": [], "her totals": []}
         async with queries.session() as session:
             for _ in range(tries + 1):
@@ -230,7 +232,7 @@ async def first_views(
     viewing: list[float] = []
     again: list[float] = []
     try:
-        ledger = Ledger(engine)
+        ledger = Ledger(Database(engine))
         async with httpx.AsyncClient(base_url=url, timeout=30) as http:
             before = sum(g["matches"] for g in
                          (await http.get(f"/api/profiles/{filled.public_id}")).json()["games"])

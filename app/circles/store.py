@@ -19,7 +19,7 @@ from app.circles.records import (
     Standing,
     TableSeat,
 )
-from app.profiles.db import ProfileDatabase
+from app.store.database import Database
 from app.store.models import (
     CircleInviteRow,
     CircleMemberRow,
@@ -42,7 +42,7 @@ class CircleFull(Exception):
 
 
 class CircleStore:
-    def __init__(self, db: ProfileDatabase) -> None:
+    def __init__(self, db: Database) -> None:
         self.db = db
 
     # -- circles ------------------------------------------------------------------------------

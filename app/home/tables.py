@@ -12,7 +12,7 @@ from sqlalchemy import or_, select
 from app.circles.records import OpenTable
 from app.circles.service import WAITING_SECONDS
 from app.circles.store import open_table, room_seats
-from app.profiles.db import ProfileDatabase
+from app.store.database import Database
 from app.store.models import CircleRoomRow, CircleRow, MatchRow, RoomRow, SeatRow
 
 MAX_TABLES = 50
@@ -44,7 +44,7 @@ def _order(table: TableInProgress) -> tuple[int, int, float]:
 
 
 class HomeTables:
-    def __init__(self, db: ProfileDatabase, clock: Callable[[], float] = time.time) -> None:
+    def __init__(self, db: Database, clock: Callable[[], float] = time.time) -> None:
         self.db = db
         self.clock = clock
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 from sqlalchemy import delete, select
 
 from app.profiles.browser_keys import digest
-from app.profiles.db import ProfileDatabase
 from app.profiles.records import Challenge
+from app.store.database import Database
 from app.store.models import AuthChallengeRow
 
 PASSKEY_REGISTER = "passkey_register"
@@ -16,7 +16,7 @@ DEVICE_LINK = "device_link"
 
 
 class Challenges:
-    def __init__(self, db: ProfileDatabase) -> None:
+    def __init__(self, db: Database) -> None:
         self.db = db
 
     async def put(

@@ -15,15 +15,15 @@ from collections.abc import Sequence
 
 from sqlalchemy import select, update
 
-from app.profiles.db import ProfileDatabase
 from app.profiles.records import SeatToken
 from app.results import totals
 from app.rooms.keys import hash_token
+from app.store.database import Database
 from app.store.models import MatchPlayerRow, MatchResultRow, RoomRow, SeatRow
 
 
 class Claims:
-    def __init__(self, db: ProfileDatabase) -> None:
+    def __init__(self, db: Database) -> None:
         self.db = db
 
     async def claim(self, profile_id: int, seats: Sequence[SeatToken]) -> int:

@@ -10,7 +10,7 @@ from typing import Any
 
 from sqlalchemy import select
 
-from app.profiles.db import ProfileDatabase
+from app.store.database import Database
 from app.store.models import (
     MatchPlayerRow,
     MatchResultRow,
@@ -26,7 +26,7 @@ FORMAT = "coven-profile-export/1"
 
 
 class ProfileExport:
-    def __init__(self, db: ProfileDatabase) -> None:
+    def __init__(self, db: Database) -> None:
         self.db = db
 
     async def export(self, profile_id: int, now: float) -> dict[str, Any]:

@@ -12,8 +12,8 @@ from __future__ import annotations
 from sqlalchemy import select, update
 
 from app.errors import CovenError
-from app.profiles.db import ProfileDatabase
 from app.rooms.keys import hash_token, new_token
+from app.store.database import Database
 from app.store.models import RoomRow, SeatRow
 
 
@@ -22,7 +22,7 @@ def _no_seat() -> CovenError:
 
 
 class ProfileSeats:
-    def __init__(self, db: ProfileDatabase) -> None:
+    def __init__(self, db: Database) -> None:
         self.db = db
 
     async def held(self, profile_id: int, code: str) -> list[int]:

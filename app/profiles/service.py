@@ -8,13 +8,10 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from sqlalchemy.ext.asyncio import AsyncEngine
-
 from app.errors import CovenError
 from app.profiles.browser_keys import digest, new_secret, well_formed
 from app.profiles.challenges import Challenges
 from app.profiles.claims import Claims
-from app.profiles.db import ProfileDatabase
 from app.profiles.device_links import DeviceLinks
 from app.profiles.export import ProfileExport
 from app.profiles.passkeys import Passkeys
@@ -22,6 +19,7 @@ from app.profiles.records import Holder, Profile, SeatToken
 from app.profiles.seat_here import ProfileSeats
 from app.profiles.store import ProfileStore
 from app.settings import Settings
+from app.store.database import Database
 from app.text import display_name
 
 # What a deleted profile's seats and history rows are called from then on.
@@ -43,9 +41,8 @@ def profile_name(raw: str) -> str:
 
 class ProfileService:
     def __init__(
-        self, engine: AsyncEngine, settings: Settings, clock: Callable[[], float] = time.time
+        self, db: Database, settings: Settings, clock: Callable[[], float] = time.time
     ) -> None:
-        db = ProfileDatabase(engine)
         self.settings = settings
         self.clock = clock
         self.store = ProfileStore(db)

@@ -6,9 +6,9 @@ import secrets
 
 from sqlalchemy import delete, func, select, update
 
-from app.profiles.db import ProfileDatabase
 from app.profiles.records import Holder, Passkey, Profile
 from app.rooms.seating import table_name
+from app.store.database import Database
 from app.store.models import (
     AuthChallengeRow,
     ChatRow,
@@ -35,7 +35,7 @@ def new_public_id() -> str:
 
 
 class ProfileStore:
-    def __init__(self, db: ProfileDatabase) -> None:
+    def __init__(self, db: Database) -> None:
         self.db = db
 
     # -- profiles and the keys that hold them ---------------------------------------------------

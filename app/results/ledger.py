@@ -22,20 +22,19 @@ read the old values, and never deadlock.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import time
-from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import Select, and_, insert, select, update
-from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.results import totals
 from app.results.finish import SeatHolder, seated
 from app.results.ratings import first_rating, rate, rated_places
 from app.results.records import FinishedMatch, MatchOutcome, SkillRating
+from app.store.database import Database
 from app.store.models import (
     UNRECORDED,
     ActionRow,
@@ -61,22 +60,13 @@ class StoredMatch:
 
 
 class Ledger:
-    def __init__(self, engine: AsyncEngine) -> None:
-        self.dialect = engine.dialect.name
-        self.sessions = async_sessionmaker(engine, expire_on_commit=False)
-        self.readers = async_sessionmaker(
-            engine.execution_options(isolation_level="AUTOCOMMIT"), expire_on_commit=False
-        )
-        # SQLite: this worker's writers queue here rather than in SQLite's busy handler.
-        self._write_lock = asyncio.Lock() if self.dialect == "sqlite" else None
+    def __init__(self, db: Database) -> None:
+        self.db = db
+        self.dialect = db.dialect
+        self.readers = db.readers
 
-    @contextlib.asynccontextmanager
-    async def _write(self) -> AsyncIterator[AsyncSession]:
-        async with contextlib.AsyncExitStack() as stack:
-            if self._write_lock is not None:
-                await stack.enter_async_context(self._write_lock)
-            session = await stack.enter_async_context(self.sessions.begin())
-            yield session
+    def _write(self) -> contextlib.AbstractAsyncContextManager[AsyncSession]:
+        return self.db.write()
 
     async def unrecorded(self, limit: int = 20, skip: list[int] | None = None) -> list[int]:
         """Finished matches not recorded yet (a worker died before recording, or the match

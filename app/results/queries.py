@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from sqlalchemy import case, func, select, tuple_
-from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.results.finish import statistic_names
 from app.results.records import (
@@ -28,6 +28,7 @@ from app.results.records import (
 )
 from app.results.totals import tally_of
 from app.results.visibility import Viewer
+from app.store.database import Database
 from app.store.models import (
     MatchPlayerRow,
     MatchResultRow,
@@ -46,11 +47,9 @@ MP = MatchPlayerRow
 
 
 class Queries:
-    def __init__(self, engine: AsyncEngine, games: Callable[[], Sequence[Game]]) -> None:
+    def __init__(self, db: Database, games: Callable[[], Sequence[Game]]) -> None:
         # Reads run without a transaction: no BEGIN/ROLLBACK round trips around them.
-        self.readers = async_sessionmaker(
-            engine.execution_options(isolation_level="AUTOCOMMIT"), expire_on_commit=False
-        )
+        self.readers = db.readers
         self.games = games
 
     def session(self) -> AsyncSession:

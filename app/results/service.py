@@ -3,7 +3,7 @@ and reads through ``queries``; recording runs in ``reaction``. Handlers stay thi
 
 from __future__ import annotations
 
-from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.errors import CovenError
 from app.results import messages
@@ -13,6 +13,7 @@ from app.results.queries import Queries
 from app.results.reaction import Recorder
 from app.results.records import ProfileCard
 from app.results.visibility import Viewer
+from app.store.database import Database
 from engine import registry
 from engine.protocol import IllegalAction
 
@@ -31,11 +32,11 @@ def _names(game_id: str) -> list[str]:
 
 class Results:
     def __init__(
-        self, engine: AsyncEngine, *, public_profiles: bool, sweep_seconds: float
+        self, db: Database, *, public_profiles: bool, sweep_seconds: float
     ) -> None:
         self.public_profiles = public_profiles
-        self.ledger = Ledger(engine)
-        self.queries = Queries(engine, registry.games)
+        self.ledger = Ledger(db)
+        self.queries = Queries(db, registry.games)
         self.recorder = Recorder(self.ledger, registry.get, sweep_seconds)
 
     async def start(self) -> None:

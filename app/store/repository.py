@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import time
 from collections.abc import AsyncIterator, Collection, Sequence
@@ -11,9 +10,10 @@ from typing import Any, cast
 
 from sqlalchemy import Table, delete, func, select, update
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
 
 from app import wire
+from app.store.database import Database
 from app.store.models import ActionRow, ChatRow, MatchRow, RoomRow, SeatRow
 from app.store.moves import (
     ClientIdCollision,
@@ -201,15 +201,11 @@ def _action(row: ActionRow) -> ActionRecord:
 class Repository:
     def __init__(self, engine: AsyncEngine, schema: str | None = None) -> None:
         self.engine = engine
-        self.sessions = async_sessionmaker(engine, expire_on_commit=False)
-        # Reads run without a transaction: no BEGIN/ROLLBACK round trips around one SELECT.
-        self.readers = async_sessionmaker(
-            engine.execution_options(isolation_level="AUTOCOMMIT"), expire_on_commit=False
-        )
-        # SQLite has one writer at a time; when this worker's writers queue on an asyncio lock
-        # instead of SQLite's busy handler (which sleeps in steps of up to 100 ms), a commit
-        # waits only as long as the commits before it.
-        self._write_lock = asyncio.Lock() if engine.dialect.name == "sqlite" else None
+        # Shared with the stores beside the room layer (profiles, circles, results).
+        self.db = Database(engine)
+        self.sessions = self.db.sessions
+        self.readers = self.db.readers
+        self._write_lock = self.db.write_lock
         self.moves: MoveWriter = (
             SqliteMoves(engine.url)
             if self._write_lock is not None
@@ -220,14 +216,8 @@ class Repository:
         await self.moves.close()
         await self.engine.dispose()
 
-    @contextlib.asynccontextmanager
-    async def _write(self) -> AsyncIterator[AsyncSession]:
-        if self._write_lock is None:
-            async with self.sessions.begin() as session:
-                yield session
-            return
-        async with self._write_lock, self.sessions.begin() as session:
-            yield session
+    def _write(self) -> contextlib.AbstractAsyncContextManager[AsyncSession]:
+        return self.db.write()
 
     def transaction(self) -> contextlib.AbstractAsyncContextManager[AsyncSession]:
         """One write transaction, queued with this worker's other writes (SQLite has one

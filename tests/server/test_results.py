@@ -31,11 +31,11 @@ from sqlalchemy import delete, func, select, update
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
 
 from app.profiles.claims import Claims
-from app.profiles.db import ProfileDatabase
 from app.profiles.records import SeatToken
 from app.results.ledger import Ledger, StoredMatch
 from app.results.reaction import Recorder
 from app.settings import Settings
+from app.store.database import Database as StoreDatabase
 from app.store.db import make_engine, migrate
 from app.store.models import (
     Base,
@@ -289,7 +289,7 @@ async def test_recorders_racing_on_one_match_write_it_once(
     # Two workers' worth of recorders (each its own engine and pool), four tries each, at once.
     engines = [make_engine(quick.database_url, quick.database_schema) for _ in range(2)]
     try:
-        recorders = [Recorder(Ledger(e), registry.get, 3600) for e in engines]
+        recorders = [Recorder(Ledger(StoreDatabase(e)), registry.get, 3600) for e in engines]
         match_id = await db.match_id(code)
         written = await asyncio.gather(
             *(r.record(match_id) for r in recorders for _ in range(4))
@@ -591,7 +591,7 @@ async def test_her_figures_follow_each_match_a_claim_and_go_with_her(
         # figures take it at once.
         as_guest, token = await bot_match(url, db, None)
         guest_seat = (await recorded(url, as_guest))["match"]["seats"][0]
-        claims = Claims(ProfileDatabase(db.engine))
+        claims = Claims(StoreDatabase(db.engine))
         assert await claims.claim(wil.id, [SeatToken(as_guest, token)]) == 1
         page = (await http.get(f"/api/profiles/{wil.public_id}")).json()
         assert page["games"] == [game_record(game, [*mine, guest_seat])]
@@ -638,7 +638,7 @@ class PausingLedger(Ledger):
         after_load: Callable[[], Awaitable[None]],
         before_commit: Callable[[], Awaitable[None]],
     ) -> None:
-        super().__init__(engine)
+        super().__init__(StoreDatabase(engine))
         self.after_load, self.before_commit = after_load, before_commit
 
     async def load(self, match_id: int) -> StoredMatch | None:
@@ -653,7 +653,7 @@ class PausingLedger(Ledger):
             await self.before_commit()
 
 
-class PausingProfileDatabase(ProfileDatabase):
+class PausingDatabase(StoreDatabase):
     """The profiles' database, pausing each write transaction before its commit."""
 
     def __init__(self, engine: AsyncEngine, before_commit: Callable[[], Awaitable[None]]) -> None:
@@ -690,7 +690,7 @@ async def test_a_claim_racing_the_recording_of_its_match_gives_her_the_match(
         before_commit=pause if paused == "recorder, before its commit" else no_pause,
     )
     claims = Claims(
-        PausingProfileDatabase(
+        PausingDatabase(
             db.engine, pause if paused == "claim, before its commit" else no_pause
         )
     )
@@ -825,7 +825,8 @@ async def test_migration_0006_adds_up_the_history_kept_before_it(
         assert [tuple(r) for r in marks] == [
             (1, True), (2, True), (3, True), (4, False), (5, False)
         ]
-        assert await Ledger(engine).unrecorded() == [4]  # what the sweep records next
+        # what the sweep records next
+        assert await Ledger(StoreDatabase(engine)).unrecorded() == [4]
         assert diffs == []  # the migrated tables are the models
     finally:
         await engine.dispose()
