@@ -2,7 +2,7 @@
 
 Revision ID: 0006
 Revises: 0005
-Create Date: 2026-12-02 18:00:00
+Create Date: 2026-12-02 00:00:00
 
 ``profile_game_totals`` is filled here from the ``match_players`` rows already held by
 profiles, the way the results ledger adds a row (app/results/totals.py): one match per row,
