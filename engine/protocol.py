@@ -207,6 +207,19 @@ class Game(Protocol):
 
 
 Figures = dict[str, int | float]
+
+
+def zero_figures(names: tuple[str, ...], players: int) -> list[Figures]:
+    """Every seat's figures at 0, in ``names``' order: where a game's ``statistics`` starts."""
+    return [dict.fromkeys(names, 0) for _ in range(players)]
+
+
+def count_events(figures: list[Figures], events: list[Event], counted: Mapping[str, str]) -> None:
+    """Add 1 to the figure ``counted[type]`` of the event's ``seat`` for each counted event."""
+    for event in events:
+        figure = counted.get(event.get("type", ""))
+        if figure is not None:
+            figures[event["seat"]][figure] += 1
 """One seat's statistics of a finished match: ``{"potions_brewed": 4, ...}``."""
 
 

@@ -7,7 +7,7 @@ at the table), so no figure tells anything a seat did not see.
 from __future__ import annotations
 
 from engine.brew.state import State
-from engine.protocol import Event
+from engine.protocol import Event, Figures, count_events, zero_figures
 
 FIGURES: tuple[str, ...] = (
     "roles_led", "roles_claimed", "full_actions", "favors_taken", "potions_brewed",
@@ -31,14 +31,10 @@ _COUNTED = {
 _ACQUIRING = ("favor_taken", "full_action", "shelf_bought")
 
 
-def statistics(state: State, events: list[Event]) -> list[dict[str, int | float]]:
-    figures: list[dict[str, int | float]] = [
-        dict.fromkeys(FIGURES, 0) for _ in range(state.players)
-    ]
+def statistics(state: State, events: list[Event]) -> list[Figures]:
+    figures = zero_figures(FIGURES, state.players)
+    count_events(figures, events, _COUNTED)
     for event in events:
-        kind = event.get("type")
-        if kind in _COUNTED:
-            figures[event["seat"]][_COUNTED[kind]] += 1
-        if kind in _ACQUIRING and event.get("card"):
+        if event.get("type") in _ACQUIRING and event.get("card"):
             figures[event["seat"]]["potions_brewed"] += 1
     return figures

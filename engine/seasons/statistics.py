@@ -6,7 +6,7 @@ and the prestige from the final position, as the score sheet shows it.
 
 from __future__ import annotations
 
-from engine.protocol import Event
+from engine.protocol import Event, Figures, count_events, zero_figures
 from engine.seasons.cards import CARD
 from engine.seasons.state import State
 
@@ -22,21 +22,19 @@ FIGURES: tuple[str, ...] = (
 - ``bonuses_used``: bonus actions she took (each one costs points at the end).
 """
 
-_COUNTED = {"card_summoned": "cards_summoned", "card_activated": "cards_activated"}
+_COUNTED = {
+    "card_summoned": "cards_summoned",
+    "card_activated": "cards_activated",
+    "bonus_used": "bonuses_used",
+}
 
 
-def statistics(state: State, events: list[Event]) -> list[dict[str, int | float]]:
-    figures: list[dict[str, int | float]] = [
-        dict.fromkeys(FIGURES, 0) for _ in range(state.players)
-    ]
+def statistics(state: State, events: list[Event]) -> list[Figures]:
+    figures = zero_figures(FIGURES, state.players)
+    count_events(figures, events, _COUNTED)
     for event in events:
-        kind = event.get("type")
-        if kind in _COUNTED:
-            figures[event["seat"]][_COUNTED[kind]] += 1
-        elif kind == "transmuted":
+        if event.get("type") == "transmuted":
             figures[event["seat"]]["crystals_transmuted"] += event["crystals"]
-        elif kind == "bonus_used":
-            figures[event["seat"]]["bonuses_used"] += 1
     for seat, player in enumerate(state.seats):
         figures[seat]["prestige"] = sum(CARD[entry.card].pp for entry in player.in_play)
     return figures

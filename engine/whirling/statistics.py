@@ -6,7 +6,7 @@ cauldron passes), so every figure is one the whole table saw, whatever the produ
 
 from __future__ import annotations
 
-from engine.protocol import Event
+from engine.protocol import Event, Figures, zero_figures
 from engine.whirling.state import State
 
 FIGURES: tuple[str, ...] = (
@@ -22,10 +22,8 @@ FIGURES: tuple[str, ...] = (
 """
 
 
-def statistics(state: State, events: list[Event]) -> list[dict[str, int | float]]:
-    figures: list[dict[str, int | float]] = [
-        dict.fromkeys(FIGURES, 0) for _ in range(state.players)
-    ]
+def statistics(state: State, events: list[Event]) -> list[Figures]:
+    figures = zero_figures(FIGURES, state.players)
     gains = [0] * state.players  # cubes into each circle in the round being passed
     for event in events:
         kind = event.get("type")
@@ -49,7 +47,7 @@ def statistics(state: State, events: list[Event]) -> list[dict[str, int | float]
     return figures
 
 
-def _count_round_winner(gains: list[int], figures: list[dict[str, int | float]]) -> None:
+def _count_round_winner(gains: list[int], figures: list[Figures]) -> None:
     best = max(gains, default=0)
     leaders = [seat for seat, gained in enumerate(gains) if gained == best]
     if best > 0 and len(leaders) == 1:
