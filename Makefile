@@ -31,7 +31,9 @@ test: install
 	$(BIN)/mypy
 	$(BIN)/pytest -q -n 2 --dist loadfile --ignore=tests/e2e
 	@echo "The browser tests, on their own (their last line is their time):"
-	$(BIN)/pytest -q -n 2 --dist loadfile tests/e2e
+	$(BIN)/pytest -q -n 2 --dist loadfile tests/e2e -m "not solo"
+	@echo "The timed browser tests, alone on the machine:"
+	$(BIN)/pytest -q tests/e2e -m solo
 
 lint: install
 	$(BIN)/ruff check engine app tests benchmarks
@@ -41,7 +43,8 @@ typecheck: install
 
 pytest: install
 	$(BIN)/pytest -q -n 2 --dist loadfile --ignore=tests/e2e
-	$(BIN)/pytest -q -n 2 --dist loadfile tests/e2e
+	$(BIN)/pytest -q -n 2 --dist loadfile tests/e2e -m "not solo"
+	$(BIN)/pytest -q tests/e2e -m solo
 
 simulate: install
 	for p in 2 3 4 5; do $(BIN)/coven simulate whirling-witchcraft --players $$p --games 200 --seed 1 --bot random; done

@@ -259,8 +259,14 @@ def test_whole_match_by_clicking(browser: Any, coven_server: str, artifacts: Pat
 
     def after(player: Player, info: dict[str, Any]) -> None:
         nonlocal reloaded, mid_shot
+        # At her moves while the match runs (a move that ends it shows the end screen instead).
         if player is friend and info["state"] == "move":
-            phone_heights.append(friend.page.evaluate("document.documentElement.scrollHeight"))
+            height = friend.page.evaluate(
+                "document.querySelector('[data-testid=game-over]') ? null"
+                " : document.documentElement.scrollHeight"
+            )
+            if height is not None:
+                phone_heights.append(height)
         round_ = info.get("round") or 0
         if not reloaded and round_ >= 2 and player is circe:
             circe.page.reload()
