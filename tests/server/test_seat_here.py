@@ -24,7 +24,7 @@ from app.store.db import make_engine
 from tests.server.conftest import PG_URL
 from tests.server.test_profiles import browser, code_of, join, new_room, rows
 from tests.support.client import Client
-from tests.support.server import ProcessServer, ThreadServer
+from tests.support.server import ProcessServer, ThreadServer, two_process_servers
 
 EVIL = "https://evil.example"
 
@@ -228,14 +228,8 @@ def two_workers(pg_schema: str, redis_url: str) -> Iterator[tuple[ProcessServer,
         "COVEN_BOT_DELAY": "0",
         "COVEN_MIGRATE_ON_START": "0",
     }
-    a, b = ProcessServer(env), ProcessServer(env)
-    try:
-        a.start()
-        b.start()
-        yield a, b
-    finally:
-        a.stop()
-        b.stop()
+    with two_process_servers(env) as workers:
+        yield workers
 
 
 @pytest.mark.postgres

@@ -19,7 +19,7 @@ from app.errors import CovenError
 from app.settings import Settings
 from tests.server.conftest import PG_URL
 from tests.server.test_hardening_outage import PrivateRedis
-from tests.support.server import ProcessServer, free_port
+from tests.support.server import ProcessServer, free_port, two_process_servers
 
 BURST = 6
 FLOOD = {"game": "test-guess", "name": "Flood", "visibility": "private"}
@@ -36,14 +36,8 @@ def _workers(pg_schema: str, redis_url: str) -> Iterator[tuple[ProcessServer, Pr
         "COVEN_ROOMS_BURST": str(BURST),
         "COVEN_ROOMS_PER_MINUTE": "1",
     }
-    a, b = ProcessServer(env), ProcessServer(env)
-    try:
-        a.start()
-        b.start()
-        yield a, b
-    finally:
-        a.stop()
-        b.stop()
+    with two_process_servers(env) as workers:
+        yield workers
 
 
 async def _flood(workers: tuple[ProcessServer, ProcessServer], tries: int) -> list[tuple[str, int]]:

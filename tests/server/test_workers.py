@@ -15,22 +15,15 @@ import redis.asyncio as redis
 
 from tests.server.conftest import PG_URL
 from tests.support.client import Client, open_room
-from tests.support.server import ProcessServer
+from tests.support.server import ProcessServer, two_process_servers
 from tests.support.table import play_to_end
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis]
 
 
 def _workers(env: dict[str, str]) -> Iterator[tuple[ProcessServer, ProcessServer]]:
-    a = ProcessServer(env)
-    b = ProcessServer(env)
-    try:
-        a.start()
-        b.start()
-        yield a, b
-    finally:
-        a.stop()
-        b.stop()
+    with two_process_servers(env) as workers:
+        yield workers
 
 
 def _env(pg_schema: str, redis_url: str) -> dict[str, str]:

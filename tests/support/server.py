@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import signal
 import socket
@@ -10,6 +11,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
@@ -111,3 +113,16 @@ class ProcessServer:
                 self.process.wait(timeout=10)
             except subprocess.TimeoutExpired:
                 self.kill()
+
+
+@contextlib.contextmanager
+def two_process_servers(env: dict[str, str]) -> Iterator[tuple[ProcessServer, ProcessServer]]:
+    """Two workers of one deployment (the same ``COVEN_*`` env), stopped however the test ends."""
+    a, b = ProcessServer(env), ProcessServer(env)
+    try:
+        a.start()
+        b.start()
+        yield a, b
+    finally:
+        a.stop()
+        b.stop()
