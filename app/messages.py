@@ -59,6 +59,9 @@ class SeatInfo(BaseModel):
         default=False,
         description="the profile that held this seat was deleted: show it as a former player",
     )
+    for_good: bool = Field(
+        default=False, description="its time ran out and it was handed to a bot for good"
+    )
 
 
 class RoomInfo(BaseModel):
@@ -73,6 +76,12 @@ class RoomInfo(BaseModel):
     min_players: int
     max_players: int
     turn_seconds: float | None
+    clock_rule: Literal["move", "seat"] = Field(
+        default="move", description="what happens when a seat's time runs out"
+    )
+    pace: Literal["none", "live", "correspondence"] = Field(
+        default="none", description="correspondence: 12 hours or more per move"
+    )
     seats: list[SeatInfo]
     spectators: int
     created_at: float
@@ -93,7 +102,20 @@ class CreateRoom(BaseModel):
     options: Annotated[dict[str, Any], AfterValidator(_options)] = Field(default_factory=dict)
     name: DisplayName = Field(description="the host's name (cleaned for display, ≤ 40)")
     turn_seconds: float | None = Field(
-        default=None, gt=0, le=86400, description="turn clock; a bot plays for late seats"
+        default=None,
+        gt=0,
+        le=3 * 86400,
+        description=(
+            "time per move: live (seconds or minutes) or correspondence (12 h = 43200, "
+            "1 day = 86400, 3 days = 259200); none: no clock"
+        ),
+    )
+    clock_rule: Literal["move", "seat"] = Field(
+        default="move",
+        description=(
+            "when a seat's time runs out: 'move' (a bot plays that turn, the seat stays the "
+            "player's) or 'seat' (the seat is handed to a bot for good)"
+        ),
     )
     seats: int | None = Field(
         default=None, ge=1, le=16, description="how many seats (default: the game's maximum)"

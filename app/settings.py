@@ -104,6 +104,14 @@ class Settings:
     # How long a rematch waits for its players (from "Play again"): then whoever has not come
     # is replaced by a bot or left out, as the host chose, and the new match starts.
     rematch_seconds: float = 60.0
+    # Tests only: a file holding seconds added to the server's clock (app/clock.py).
+    clock_file: str | None = None
+    # Webhooks (and Web Push endpoints) may reach private, loopback and link-local addresses
+    # (COVEN_WEBHOOK_ALLOW_PRIVATE=1): off, so a webhook cannot probe the operator's network.
+    webhook_allow_private: bool = False
+    # How often each worker looks for notifications due to be sent (a notification made in
+    # this worker wakes it at once; the look covers reminders and other workers' rows).
+    notify_sweep_seconds: float = 1.0
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -116,9 +124,7 @@ class Settings:
             bot_processes=_int_or_none("COVEN_BOT_PROCESSES"),
             bot_budget_ms=_int_or_none("COVEN_BOT_BUDGET_MS"),
             sweep_seconds=_float("COVEN_SWEEP_SECONDS", base.sweep_seconds),
-            results_sweep_seconds=_float(
-                "COVEN_RESULTS_SWEEP_SECONDS", base.results_sweep_seconds
-            ),
+            results_sweep_seconds=_float("COVEN_RESULTS_SWEEP_SECONDS", base.results_sweep_seconds),
             max_frame_bytes=_int("COVEN_MAX_FRAME_BYTES", base.max_frame_bytes),
             max_body_bytes=_int("COVEN_MAX_BODY_BYTES", base.max_body_bytes),
             max_url_bytes=_int("COVEN_MAX_URL_BYTES", base.max_url_bytes),
@@ -143,4 +149,7 @@ class Settings:
             public_url=_public_url(os.environ.get("COVEN_PUBLIC_URL")),
             public_profiles=os.environ.get("COVEN_PUBLIC_PROFILES", "1") != "0",
             rematch_seconds=_float("COVEN_REMATCH_SECONDS", base.rematch_seconds),
+            clock_file=os.environ.get("COVEN_TEST_CLOCK_FILE") or None,
+            webhook_allow_private=os.environ.get("COVEN_WEBHOOK_ALLOW_PRIVATE", "0") == "1",
+            notify_sweep_seconds=_float("COVEN_NOTIFY_SWEEP_SECONDS", base.notify_sweep_seconds),
         )

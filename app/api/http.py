@@ -12,6 +12,7 @@ from app import wire
 from app.api.circles import CirclesDep
 from app.api.deps import ClientDep, ServicesDep, TokenDep
 from app.api.profile_deps import KeepSeatDep, MaybeHolderDep
+from app.clock import pace_of
 from app.errors import CovenError
 from app.messages import (
     ActionAck,
@@ -72,6 +73,8 @@ async def room_info(service: RoomService, hub: Hub, room: RoomRecord) -> RoomInf
         min_players=game.min_players,
         max_players=game.max_players,
         turn_seconds=room.turn_seconds,
+        clock_rule=room.clock_rule,
+        pace=pace_of(room.turn_seconds),
         seats=[
             SeatInfo(
                 seat=s.seat,
@@ -80,6 +83,7 @@ async def room_info(service: RoomService, hub: Hub, room: RoomRecord) -> RoomInf
                 away=s.away,
                 connected=s.bot_level is not None or s.seat in connected,
                 former=s.former,
+                for_good=s.for_good,
             )
             for s in room.seats
         ],
@@ -148,6 +152,7 @@ async def create_room(
         turn_seconds=body.turn_seconds,
         seats=body.seats,
         rematch_by=body.rematch_by,
+        clock_rule=body.clock_rule,
     )
     await keep_seat(room.code, token)  # a profile holder's seat is hers
     if circle is not None:

@@ -68,9 +68,7 @@ def parse_before(raw: str | None) -> tuple[float, int] | None:
 
 
 @router.get("/api/profiles/{public_id}", response_model=messages.ProfilePage)
-async def profile_page(
-    public_id: str, service: ResultsDep, who: ViewerDep
-) -> messages.ProfilePage:
+async def profile_page(public_id: str, service: ResultsDep, who: ViewerDep) -> messages.ProfilePage:
     """A profile's page: ratings, per-game figures and the newest matches. A private profile
     (or any, with COVEN_PUBLIC_PROFILES=0) answers its owner only: others get 404."""
     return await service.profile_page(public_id, who)

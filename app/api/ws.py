@@ -168,6 +168,8 @@ async def _open(
     )
     try:
         await coven.hub.join(conn)
+        # The server's time, which the table's turn clocks count down from.
+        conn.send(wire.dumps({"type": "clock", "now": coven.service.clock.now()}))
         with contextlib.suppress(CovenError):
             table = await coven.service.table(code)
             conn.sent_version = max(conn.sent_version, table.version)
@@ -253,11 +255,12 @@ async def _serve(websocket: WebSocket, coven: Services, conn: Connection) -> Non
                 await _act(coven, conn, message)
             elif kind == "chat":
                 await _chat(coven, conn, message)
+            elif kind == "visible":
+                await coven.hub.page_visible(conn, message.get("visible") is not False)
             else:
                 shown = kind if isinstance(kind, str) and len(kind) <= 40 else "?"
-                conn.send(
-                    _error("unknown_message", f"unknown message type {shown!r} (act, chat, ping)")
-                )
+                known = "act, chat, visible, ping"
+                conn.send(_error("unknown_message", f"unknown message type {shown!r} ({known})"))
         except CovenError as exc:
             conn.send(_error(exc.code, exc.message))
         except asyncio.CancelledError:

@@ -104,8 +104,11 @@ class Ledger:
             match = (
                 await session.execute(
                     select(
-                        MatchRow.room_id, MatchRow.game_id, MatchRow.snapshot,
-                        MatchRow.version, MatchRow.finished,
+                        MatchRow.room_id,
+                        MatchRow.game_id,
+                        MatchRow.snapshot,
+                        MatchRow.version,
+                        MatchRow.finished,
                     ).where(MatchRow.id == match_id)
                 )
             ).first()
@@ -156,9 +159,7 @@ class Ledger:
             finished = seated(outcome, await self._holders(session, outcome.room_id))
             places = rated_places(finished.seats)
             await session.execute(
-                update(MatchRow)
-                .where(MatchRow.id == finished.match_id)
-                .values(recorded=True)
+                update(MatchRow).where(MatchRow.id == finished.match_id).values(recorded=True)
             )
             if places is not None:
                 await session.execute(
@@ -221,8 +222,12 @@ class Ledger:
             totals.insert_ignoring(self.dialect, RatingRow).values(
                 [
                     {
-                        "profile_id": p, "game_id": game_id, "mu": prior.mu,
-                        "sigma": prior.sigma, "ordinal": prior.ordinal, "matches": 0,
+                        "profile_id": p,
+                        "game_id": game_id,
+                        "mu": prior.mu,
+                        "sigma": prior.sigma,
+                        "ordinal": prior.ordinal,
+                        "matches": 0,
                         "updated_at": now,
                     }
                     for p in profiles

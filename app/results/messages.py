@@ -36,8 +36,14 @@ class SeatResult(BaseModel):
     def of(cls, line: MatchLine) -> list[SeatResult]:
         return [
             cls(
-                seat=s.seat, name=s.name, place=s.place, score=s.score, bot=s.bot_level,
-                former=s.former, public_id=s.public_id, you=s.you,
+                seat=s.seat,
+                name=s.name,
+                place=s.place,
+                score=s.score,
+                bot=s.bot_level,
+                former=s.former,
+                public_id=s.public_id,
+                you=s.you,
                 stats={k: float(v) for k, v in s.stats.items()},
             )
             for s in line.seats
@@ -54,7 +60,10 @@ class MatchResult(BaseModel):
     @classmethod
     def of(cls, line: MatchLine) -> MatchResult:
         return cls(
-            game=line.game_id, finished_at=line.finished_at, rated=line.rated, code=line.code,
+            game=line.game_id,
+            finished_at=line.finished_at,
+            rated=line.rated,
+            code=line.code,
             seats=SeatResult.of(line),
         )
 
@@ -84,10 +93,13 @@ class GameRecord(BaseModel):
     @classmethod
     def of(cls, summary: GameSummary) -> GameRecord:
         return cls(
-            game=summary.game_id, matches=summary.matches, wins=summary.wins,
+            game=summary.game_id,
+            matches=summary.matches,
+            wins=summary.wins,
             average_place=summary.average_place,
-            figures=[Figure(name=f.name, total=f.total, average=f.average)
-                     for f in summary.figures],
+            figures=[
+                Figure(name=f.name, total=f.total, average=f.average) for f in summary.figures
+            ],
         )
 
 
@@ -100,8 +112,13 @@ class Rating(BaseModel):
 
     @classmethod
     def of(cls, line: RatingLine) -> Rating:
-        return cls(game=line.game_id, mu=line.mu, sigma=line.sigma, ordinal=line.ordinal,
-                   matches=line.matches)
+        return cls(
+            game=line.game_id,
+            mu=line.mu,
+            sigma=line.sigma,
+            ordinal=line.ordinal,
+            matches=line.matches,
+        )
 
 
 class ProfileHeader(BaseModel):
@@ -112,8 +129,9 @@ class ProfileHeader(BaseModel):
 
     @classmethod
     def of(cls, card: ProfileCard, viewer_id: int | None) -> ProfileHeader:
-        return cls(public_id=card.public_id, name=card.name, listed=card.listed,
-                   you=card.id == viewer_id)
+        return cls(
+            public_id=card.public_id, name=card.name, listed=card.listed, you=card.id == viewer_id
+        )
 
 
 class ProfilePage(BaseModel):
@@ -135,8 +153,15 @@ class LeaderboardEntry(BaseModel):
 
     @classmethod
     def of(cls, line: LeaderboardLine) -> LeaderboardEntry:
-        return cls(rank=line.rank, public_id=line.public_id, name=line.name,
-                   ordinal=line.ordinal, mu=line.mu, sigma=line.sigma, matches=line.matches)
+        return cls(
+            rank=line.rank,
+            public_id=line.public_id,
+            name=line.name,
+            ordinal=line.ordinal,
+            mu=line.mu,
+            sigma=line.sigma,
+            matches=line.matches,
+        )
 
 
 class Leaderboard(BaseModel):
@@ -153,15 +178,20 @@ class VersusGame(BaseModel):
 
     @classmethod
     def of(cls, line: VersusLine) -> VersusGame:
-        return cls(game=line.game_id, matches=line.matches, wins=line.wins,
-                   losses=line.losses, draws=line.draws)
+        return cls(
+            game=line.game_id,
+            matches=line.matches,
+            wins=line.wins,
+            losses=line.losses,
+            draws=line.draws,
+        )
 
 
 class Versus(BaseModel):
     profile: ProfileHeader
     other: ProfileHeader
     games: list[VersusGame]
-    total: VersusGame = Field(description="every game together (game: \"all\")")
+    total: VersusGame = Field(description='every game together (game: "all")')
 
 
 class RoomResults(BaseModel):

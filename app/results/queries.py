@@ -61,8 +61,9 @@ class Queries:
     async def profile(self, session: AsyncSession, public_id: str) -> ProfileCard | None:
         row = (
             await session.execute(
-                select(ProfileRow.id, ProfileRow.public_id, ProfileRow.name, ProfileRow.listed)
-                .where(ProfileRow.public_id == public_id)
+                select(
+                    ProfileRow.id, ProfileRow.public_id, ProfileRow.name, ProfileRow.listed
+                ).where(ProfileRow.public_id == public_id)
             )
         ).first()
         return ProfileCard(row.id, row.public_id, row.name, row.listed) if row else None
@@ -74,8 +75,14 @@ class Queries:
         rows = (
             await session.execute(
                 select(
-                    ProfileRow.id, ProfileRow.public_id, ProfileRow.name, ProfileRow.listed,
-                    RatingRow.game_id, RatingRow.mu, RatingRow.sigma, RatingRow.ordinal,
+                    ProfileRow.id,
+                    ProfileRow.public_id,
+                    ProfileRow.name,
+                    ProfileRow.listed,
+                    RatingRow.game_id,
+                    RatingRow.mu,
+                    RatingRow.sigma,
+                    RatingRow.ordinal,
                     RatingRow.matches,
                 )
                 .outerjoin(RatingRow, RatingRow.profile_id == ProfileRow.id)
@@ -152,10 +159,22 @@ class Queries:
         rows = (
             await session.execute(
                 select(
-                    MP.match_id, MP.seat, MP.name, MP.place, MP.score, MP.bot_level, MP.former,
-                    MP.profile_id, MP.stats, MatchResultRow.game_id, MatchResultRow.finished_at,
-                    MatchResultRow.rated, RoomRow.code, RoomRow.visibility,
-                    ProfileRow.public_id, ProfileRow.listed,
+                    MP.match_id,
+                    MP.seat,
+                    MP.name,
+                    MP.place,
+                    MP.score,
+                    MP.bot_level,
+                    MP.former,
+                    MP.profile_id,
+                    MP.stats,
+                    MatchResultRow.game_id,
+                    MatchResultRow.finished_at,
+                    MatchResultRow.rated,
+                    RoomRow.code,
+                    RoomRow.visibility,
+                    ProfileRow.public_id,
+                    ProfileRow.listed,
                 )
                 .join(MatchResultRow, MatchResultRow.match_id == MP.match_id)
                 .join(RoomRow, RoomRow.id == MatchResultRow.room_id)
@@ -200,8 +219,12 @@ class Queries:
         rows = (
             await session.execute(
                 select(
-                    ProfileRow.public_id, ProfileRow.name, RatingRow.ordinal, RatingRow.mu,
-                    RatingRow.sigma, RatingRow.matches,
+                    ProfileRow.public_id,
+                    ProfileRow.name,
+                    RatingRow.ordinal,
+                    RatingRow.mu,
+                    RatingRow.sigma,
+                    RatingRow.matches,
                 )
                 .join(ProfileRow, ProfileRow.id == RatingRow.profile_id)
                 .where(RatingRow.game_id == game_id, ProfileRow.listed.is_(True))

@@ -34,9 +34,7 @@ def rated_places(seats: Sequence[SeatOutcome]) -> dict[int, int] | None:
     return {s.profile_id: s.place for s in seats if s.profile_id is not None}
 
 
-def rate(
-    before: Mapping[int, SkillRating], places: Mapping[int, int]
-) -> dict[int, SkillRating]:
+def rate(before: Mapping[int, SkillRating], places: Mapping[int, int]) -> dict[int, SkillRating]:
     """Every rated profile's rating after one match; ``before`` holds each one's current
     rating (``first_rating()`` for a first match in this game)."""
     order = sorted(places)

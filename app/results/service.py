@@ -31,9 +31,7 @@ def _names(game_id: str) -> list[str]:
 
 
 class Results:
-    def __init__(
-        self, db: Database, *, public_profiles: bool, sweep_seconds: float
-    ) -> None:
+    def __init__(self, db: Database, *, public_profiles: bool, sweep_seconds: float) -> None:
         self.public_profiles = public_profiles
         self.ledger = Ledger(db)
         self.queries = Queries(db, registry.games)
@@ -55,9 +53,7 @@ class Results:
         except IllegalAction as exc:
             raise CovenError.from_illegal(exc) from None
 
-    async def _visible(
-        self, session: AsyncSession, public_id: str, viewer: Viewer
-    ) -> ProfileCard:
+    async def _visible(self, session: AsyncSession, public_id: str, viewer: Viewer) -> ProfileCard:
         card = await self.queries.profile(session, public_id)
         if card is None or not viewer.may_see(card.id, card.listed):
             raise _not_found()

@@ -105,7 +105,10 @@ def tallies(seats: Iterable[PlayedSeat]) -> dict[tuple[int, str], Tally]:
 
 def tally_of(row: ProfileGameTotalsRow) -> Tally:
     return Tally(
-        row.matches, row.wins, row.place_sum, dict(row.figure_sums or {}),
+        row.matches,
+        row.wins,
+        row.place_sum,
+        dict(row.figure_sums or {}),
         dict(row.figure_counts or {}),
     )
 
@@ -120,8 +123,13 @@ async def add(session: AsyncSession, dialect: str, seats: Iterable[PlayedSeat]) 
         insert_ignoring(dialect, TOTALS).values(
             [
                 {
-                    "profile_id": p, "game_id": g, "matches": 0, "wins": 0, "place_sum": 0,
-                    "figure_sums": {}, "figure_counts": {},
+                    "profile_id": p,
+                    "game_id": g,
+                    "matches": 0,
+                    "wins": 0,
+                    "place_sum": 0,
+                    "figure_sums": {},
+                    "figure_counts": {},
                 }
                 for p, g in keys
             ]

@@ -73,6 +73,9 @@ class Connection:
     token_hash: str | None = None
     close_code: int = 0  # when set, the close code this socket is dropped with
     sent_version: int = -1
+    # Whether the page is in view (the page says so with a ``visible`` message; a page that
+    # never does counts as visible): a seat with a visible tab gets no push for its turn.
+    visible: bool = True
     chat_times: list[float] = field(default_factory=list)
     queue_limit: int = SEND_QUEUE
     queue_bytes_limit: int = SEND_QUEUE_BYTES
@@ -359,8 +362,15 @@ class Hub:
         if room is None or not room.connections:
             return {}
         seats = Counter(str(c.seat) for c in room.connections if c.seat is not None)
+        visible = Counter(str(c.seat) for c in room.connections if c.seat is not None and c.visible)
         spectators = sum(1 for c in room.connections if c.seat is None)
-        return {"seats": dict(seats), "spectators": spectators}
+        return {"seats": dict(seats), "visible": dict(visible), "spectators": spectators}
+
+    async def page_visible(self, conn: Connection, visible: bool) -> None:
+        """The page of ``conn`` came into view or left it (every worker sees it)."""
+        if conn.visible != visible:
+            conn.visible = visible
+            await self.bus.set_presence(conn.code, self.worker, self._local_presence(conn.code))
 
     async def _announce_presence(self, code: str) -> None:
         await self.bus.set_presence(code, self.worker, self._local_presence(code))
@@ -405,6 +415,7 @@ class Hub:
                     "away": s.away,
                     "connected": s.bot_level is not None or s.seat in seats,
                     "former": s.former,
+                    "for_good": s.for_good,
                 }
                 for s in room.seats
             ],

@@ -16,9 +16,7 @@ async def match_log(repo: Repository, room: RoomRecord) -> dict[str, Any]:
     # One snapshot: the match row was read first, so only actions up to its version
     # belong to it (moves committed since are the next log's).
     actions = [a for a in await repo.actions(match.id) if a.version <= match.version]
-    events = [
-        {"version": a.version, **event} for a in actions for event in public_events(a.events)
-    ]
+    events = [{"version": a.version, **event} for a in actions for event in public_events(a.events)]
     replay = None
     if match.finished:
         replay = {

@@ -10,11 +10,11 @@ match first, the move is re-validated against the match as it is now.
 from __future__ import annotations
 
 import hashlib
-import time
 from dataclasses import dataclass
 from typing import Any
 
 from app.bus import Bus
+from app.clock import Clock, due_at
 from app.errors import CovenError
 from app.rooms.keys import room_channel
 from app.rooms.notices import Moved, Notices
@@ -69,7 +69,10 @@ class Ack:
 
 
 class Moves:
-    def __init__(self, repo: Repository, bus: Bus, tables: Tables, notices: Notices) -> None:
+    def __init__(
+        self, repo: Repository, bus: Bus, tables: Tables, notices: Notices, clock: Clock
+    ) -> None:
+        self.clock = clock
         self.repo = repo
         self.bus = bus
         self.tables = tables
@@ -181,7 +184,7 @@ class Moves:
         acted[seat] = match.version + 1
         record = table.room.seat(seat)
         back = frozenset({seat}) if not by_bot and record is not None and record.away else None
-        now = time.time()
+        now = self.clock.now()
         owing = owing_after(
             table.to_move,
             table.game.to_move(step.state),
@@ -204,6 +207,7 @@ class Moves:
             acted=acted,
             owing_since=owing,
             at=now,
+            due_at=due_at(owing, table.room.turn_seconds),
         )
         return new, step
 

@@ -11,6 +11,7 @@ import secrets
 from typing import Any
 
 from app.bus import Bus
+from app.clock import Clock
 from app.errors import CovenError
 from app.rooms.keys import hash_token, new_room_code, new_token, room_channel, seat_of
 from app.rooms.notices import Notices
@@ -41,7 +42,10 @@ def check_host(seat: int | None) -> None:
 
 
 class Seating:
-    def __init__(self, repo: Repository, bus: Bus, tables: Tables, notices: Notices) -> None:
+    def __init__(
+        self, repo: Repository, bus: Bus, tables: Tables, notices: Notices, clock: Clock
+    ) -> None:
+        self.clock = clock
         self.repo = repo
         self.bus = bus
         self.tables = tables
@@ -57,6 +61,7 @@ class Seating:
         turn_seconds: float | None,
         seats: int | None,
         rematch_by: str = "host",
+        clock_rule: str = "move",
     ) -> tuple[RoomRecord, int, str]:
         game = find_game(game_id)
         try:
@@ -81,6 +86,7 @@ class Seating:
             host_name=name,
             host_token_hash=hash_token(token),
             rematch_by=rematch_by,
+            clock_rule=clock_rule,
         )
         return room, 0, token
 
@@ -218,6 +224,7 @@ class Seating:
                     snapshot=game.dump(state),
                     stage=game.stage(state),
                     to_move=game.to_move(state),
+                    now=self.clock.now(),
                 )
             except SeatsChanged:
                 continue

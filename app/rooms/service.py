@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from app.bus import Bus
+from app.clock import Clock, SystemClock
 from app.rooms import keys
 from app.rooms.match_log import match_log
 from app.rooms.moves import Ack, Moves
@@ -28,13 +29,15 @@ from app.store.repository import Repository, RoomRecord
 
 
 class RoomService:
-    def __init__(self, repo: Repository, bus: Bus) -> None:
+    def __init__(self, repo: Repository, bus: Bus, clock: Clock | None = None) -> None:
         self.repo = repo
         self.bus = bus
+        # What turn clocks count in (app/clock.py): injectable, so tests can let days pass.
+        self.clock = clock or SystemClock()
         self.notices = Notices()
         self.tables = Tables(repo)
-        self.seating = Seating(repo, bus, self.tables, self.notices)
-        self.moves = Moves(repo, bus, self.tables, self.notices)
+        self.seating = Seating(repo, bus, self.tables, self.notices, self.clock)
+        self.moves = Moves(repo, bus, self.tables, self.notices, self.clock)
         self.changes = RoomChanges(bus, self.tables)
 
     game = staticmethod(find_game)
@@ -59,6 +62,7 @@ class RoomService:
         turn_seconds: float | None,
         seats: int | None,
         rematch_by: str = "host",
+        clock_rule: str = "move",
     ) -> tuple[RoomRecord, int, str]:
         return await self.seating.create_room(
             game_id=game_id,
@@ -68,6 +72,7 @@ class RoomService:
             turn_seconds=turn_seconds,
             seats=seats,
             rematch_by=rematch_by,
+            clock_rule=clock_rule,
         )
 
     async def join(self, code: str, name: str) -> tuple[RoomRecord, int, str]:

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from app import wire
+from app.clock import pace_of
 from app.errors import CovenError
 from app.rooms.keys import hash_token, seat_of
 from app.store.repository import MatchRecord, NewAction, Repository, RoomRecord
@@ -75,6 +76,27 @@ class Table:
             "legal": legal,
             "events": events_for(self.events, seat),
             "result": self.result,
+            "clock": self.clock(),
+        }
+
+    def clock(self) -> dict[str, Any] | None:
+        """The turn clocks, public like ``to_move``: per seat, when its time runs out (epoch
+        seconds by the server's clock; null: it owes nothing), or None without a clock. A
+        socket learns the server's time from its ``clock`` message to count down from."""
+        turn = self.room.turn_seconds
+        if not turn or self.result is not None:
+            return None
+        owing = self.match.owing_since
+        if owing is None:
+            owing = tuple(
+                self.match.stage_since if s in self.to_move else None
+                for s in range(self.match.players)
+            )
+        return {
+            "turn_seconds": turn,
+            "pace": pace_of(turn),
+            "rule": self.room.clock_rule,
+            "due": [None if since is None else since + turn for since in owing],
         }
 
     def catch_up_text(self, seat: int | None, events: list[Event]) -> str:

@@ -44,6 +44,9 @@ class RoomRow(Base):
     rematch_by: Mapped[str] = mapped_column(String(8), default="host", server_default="host")
     rematch_seats: Mapped[str] = mapped_column(String(8), default="keep", server_default="keep")
     rematch_absent: Mapped[str] = mapped_column(String(16), default="bot", server_default="bot")
+    # What happens when a seat's turn clock runs out (issue 20): "move" (a bot plays the
+    # overdue turn, the seat stays the player's) | "seat" (the seat is handed to a bot for good).
+    clock_rule: Mapped[str] = mapped_column(String(8), default="move", server_default="move")
 
 
 class SeatRow(Base):
@@ -70,6 +73,9 @@ class SeatRow(Base):
     )
     # True once the profile that held this seat was deleted: shown as "a former player".
     former: Mapped[bool] = mapped_column(Boolean, default=False)
+    # With ``away``: the turn clock's "seat" rule handed it to a bot for good; the player's
+    # token still shows her the table, but she can no longer act nor take the seat back.
+    for_good: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
 
 class MatchRow(Base):
@@ -92,6 +98,10 @@ class MatchRow(Base):
     # Per seat, when it began to owe the decision it owes now (epoch seconds; null: owes
     # none): the turn clock. Written in the same version-guarded UPDATE as the snapshot.
     owing_since: Mapped[list[float | None] | None] = mapped_column(JSON, nullable=True)
+    # The earliest time a seat's turn clock runs out (epoch seconds by the server's clock;
+    # NULL: no clock, or nobody owes a decision). Written with ``owing_since``; the bot sweep
+    # finds overdue matches by it, so a clock days long needs nothing in memory.
+    due_at: Mapped[float | None] = mapped_column(Float, nullable=True, index=True)
     finished: Mapped[bool] = mapped_column(Boolean, default=False)
     created_at: Mapped[float] = mapped_column(Float)
     # Set by the results reaction in the transaction that writes the match's result row
@@ -230,9 +240,7 @@ class MatchPlayerRow(Base):
     )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    match_id: Mapped[int] = mapped_column(
-        ForeignKey("match_results.match_id", ondelete="CASCADE")
-    )
+    match_id: Mapped[int] = mapped_column(ForeignKey("match_results.match_id", ondelete="CASCADE"))
     seat: Mapped[int] = mapped_column(Integer)
     # NULL: a guest, a bot, or a deleted profile (``former``).
     profile_id: Mapped[int | None] = mapped_column(
@@ -390,3 +398,82 @@ Index(
     postgresql_where=UNRECORDED,
     sqlite_where=UNRECORDED,
 )
+
+
+# --- Play across days (issue 20): Web Push subscriptions, webhooks and the notifications
+# waiting to be sent. Reactions write them after a commit; the move path never does. ---
+
+
+class ServerKeyRow(Base):
+    """A key the server makes once and keeps (the VAPID key pair of Web Push): the first
+    worker to start writes it, every other one reads the same row."""
+
+    __tablename__ = "server_keys"
+
+    name: Mapped[str] = mapped_column(String(32), primary_key=True)
+    value: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[float] = mapped_column(Float)
+
+
+class PushSubscriptionRow(Base):
+    """One device's Web Push subscription for one seat (a seat opts in per device)."""
+
+    __tablename__ = "push_subscriptions"
+    __table_args__ = (UniqueConstraint("seat_id", "endpoint"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    seat_id: Mapped[int] = mapped_column(ForeignKey("seats.id", ondelete="CASCADE"), index=True)
+    endpoint: Mapped[str] = mapped_column(String(1000))
+    p256dh: Mapped[str] = mapped_column(String(200))
+    auth: Mapped[str] = mapped_column(String(100))
+    # The language the device's page was in: the push is written in it.
+    lang: Mapped[str] = mapped_column(String(8))
+    created_at: Mapped[float] = mapped_column(Float)
+
+
+class WebhookRow(Base):
+    """A table's or a circle's webhook to a group chat. The URL is a secret of whoever set it:
+    no API shows it to anyone else."""
+
+    __tablename__ = "webhooks"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    room_id: Mapped[int | None] = mapped_column(
+        ForeignKey("rooms.id", ondelete="CASCADE"), nullable=True, unique=True
+    )
+    circle_id: Mapped[int | None] = mapped_column(
+        ForeignKey("circles.id", ondelete="CASCADE"), nullable=True, unique=True
+    )
+    url: Mapped[str] = mapped_column(String(2000))
+    # "discord" | "slack" | "matrix" | "ntfy"
+    format: Mapped[str] = mapped_column(String(16))
+    lang: Mapped[str] = mapped_column(String(8))
+    created_at: Mapped[float] = mapped_column(Float)
+
+
+class NotificationRow(Base):
+    """One notification to send (a push to one subscription, a post to one webhook). ``key``
+    makes it once: the reaction after a commit and the sweep after a crash write the same key.
+    A worker claims a row (``claimed_until``) before sending it, so two workers never both do."""
+
+    __tablename__ = "notifications"
+    __table_args__ = (Index("ix_notifications_pending", "done", "send_after"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    key: Mapped[str] = mapped_column(String(200), unique=True)
+    # "push" | "webhook"; ``target`` is the subscription's or the webhook's id.
+    channel: Mapped[str] = mapped_column(String(16))
+    target: Mapped[int] = mapped_column(Integer)
+    room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id", ondelete="CASCADE"), index=True)
+    # What to say: {"kind": "turn" | "reminder" | "end", ...} (app/notify/messages.py).
+    payload: Mapped[dict[str, Any]] = mapped_column(JSON)
+    send_after: Mapped[float] = mapped_column(Float)
+    claimed_until: Mapped[float] = mapped_column(Float, default=0.0)
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    # True once sent, skipped (no longer due: the seat moved, a tab was visible) or given up.
+    done: Mapped[bool] = mapped_column(Boolean, default=False)
+    # "sent" | "skipped" | "gone" | "failed" (NULL while pending).
+    outcome: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    last_error: Mapped[str | None] = mapped_column(String(300), nullable=True)
+    created_at: Mapped[float] = mapped_column(Float)
+    sent_at: Mapped[float | None] = mapped_column(Float, nullable=True)

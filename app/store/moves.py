@@ -47,6 +47,7 @@ class Move:
     finished: bool
     acted: list[int]
     owing_since: list[float | None]
+    due_at: float | None  # the earliest turn clock's end (``MatchRow.due_at``)
     seat: int
     action: dict[str, Any]
     client_id: str
@@ -110,14 +111,15 @@ class LockedMatch(Protocol):
 
 SQLITE_UPDATE_MATCH = (
     "UPDATE matches SET version = ?, snapshot = ?, stage = ?, stage_since = ?, finished = ?,"
-    " acted = ?, owing_since = ? WHERE id = ? AND version = ?"
+    " acted = ?, owing_since = ?, due_at = ? WHERE id = ? AND version = ?"
 )
 SQLITE_INSERT_ACTION = (
     "INSERT INTO actions (match_id, version, seat, action, client_id, stage, events, by_bot,"
     " created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
 )
 SQLITE_SEAT_BACK = (
-    "UPDATE seats SET away = 0, away_level = NULL WHERE room_id = ? AND seat = ? AND away = 1"
+    "UPDATE seats SET away = 0, away_level = NULL"
+    " WHERE room_id = ? AND seat = ? AND away = 1 AND for_good = 0"
 )
 SQLITE_FINISH_ROOM = "UPDATE rooms SET status = 'finished' WHERE id = ?"
 SQLITE_HEAD = (
@@ -152,6 +154,7 @@ def _sqlite_write(conn: sqlite3.Connection, move: Move) -> bool | None:
                 int(move.finished),
                 wire.dumps(move.acted),
                 wire.dumps(move.owing_since),
+                move.due_at,
                 move.match_id,
                 move.seen,
             ),
@@ -270,7 +273,7 @@ PG_MOVE = """
 WITH m AS (
     UPDATE matches
        SET version = $3, snapshot = $4::json, stage = $5, stage_since = $6, finished = $7,
-           acted = $8::json, owing_since = $9::json
+           acted = $8::json, owing_since = $9::json, due_at = $18
      WHERE id = $1 AND version = $2
  RETURNING room_id
 ), a AS (
@@ -279,7 +282,7 @@ WITH m AS (
     SELECT $1, $3, $10, $11::json, $12, $13, $14::json, $15, $16 FROM m
 ), s AS (
     UPDATE seats SET away = false, away_level = NULL
-     WHERE $17 AND room_id = (SELECT room_id FROM m) AND seat = $10 AND away
+     WHERE $17 AND room_id = (SELECT room_id FROM m) AND seat = $10 AND away AND NOT for_good
  RETURNING 1
 ), r AS (
     UPDATE rooms SET status = 'finished' WHERE $7 AND id = (SELECT room_id FROM m)
@@ -329,6 +332,7 @@ def _pg_params(move: Move) -> tuple[Any, ...]:
         move.by_bot,
         move.at,
         move.clear_away,
+        move.due_at,
     )
 
 

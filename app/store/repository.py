@@ -13,6 +13,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
 
 from app import wire
+from app.clock import due_at
 from app.store.database import Database
 from app.store.models import ActionRow, ChatRow, MatchRow, RoomRow, SeatRow
 from app.store.moves import (
@@ -59,6 +60,8 @@ class SeatRecord:
     away_level: str | None = None
     # The profile that held this seat was deleted: its name reads "a former player".
     former: bool = False
+    # Handed to a bot for good by the turn clock's "seat" rule: the player cannot take it back.
+    for_good: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,6 +79,9 @@ class RoomRecord:
     seats: list[SeatRecord] = field(default_factory=list)
     # Who may start a rematch once the match is over: "host" | "anyone" (app/rooms/rematch.py).
     rematch_by: str = "host"
+    # When a seat's turn clock runs out: "move" (a bot plays the overdue turn) | "seat" (the
+    # seat is handed to a bot for good).
+    clock_rule: str = "move"
 
     def seat(self, number: int) -> SeatRecord | None:
         return next((s for s in self.seats if s.seat == number), None)
@@ -143,6 +149,8 @@ class NewAction:
     acted: list[int]
     owing_since: list[float | None]
     at: float = 0.0  # when it was applied (epoch seconds): the action's time, the stage's start
+    # The earliest end of a turn clock after it (``MatchRow.due_at``; None: no clock runs).
+    due_at: float | None = None
 
 
 def _room(row: RoomRow, seats: Sequence[SeatRow]) -> RoomRecord:
@@ -159,11 +167,19 @@ def _room(row: RoomRow, seats: Sequence[SeatRow]) -> RoomRecord:
         created_at=row.created_at,
         seats=[
             SeatRecord(
-                s.seat, s.name, s.bot_level, s.away, s.token_hash, s.away_level, bool(s.former)
+                s.seat,
+                s.name,
+                s.bot_level,
+                s.away,
+                s.token_hash,
+                s.away_level,
+                bool(s.former),
+                bool(s.for_good),
             )
             for s in sorted(seats, key=lambda s: s.seat)
         ],
         rematch_by=row.rematch_by,
+        clock_rule=row.clock_rule,
     )
 
 
@@ -254,6 +270,7 @@ class Repository:
         host_name: str,
         host_token_hash: str,
         rematch_by: str = "host",
+        clock_rule: str = "move",
     ) -> RoomRecord:
         async with self._write() as session:
             row = RoomRow(
@@ -267,6 +284,7 @@ class Repository:
                 turn_seconds=turn_seconds,
                 created_at=time.time(),
                 rematch_by=rematch_by,
+                clock_rule=clock_rule,
             )
             session.add(row)
             await session.flush()
@@ -408,10 +426,12 @@ class Repository:
         snapshot: dict[str, Any],
         stage: str,
         to_move: Collection[int] | None = None,
+        now: float | None = None,
     ) -> MatchRecord | None:
         """Open → playing, once: a second start finds the room no longer open. The seats in
-        ``to_move`` begin to owe a decision now (their turn clocks start)."""
-        now = time.time()
+        ``to_move`` begin to owe a decision ``now`` (their turn clocks start; the server's
+        clock, app/clock.py)."""
+        now = time.time() if now is None else now
         async with self._write() as session:
             flipped = await session.execute(
                 update(RoomRow)
@@ -450,6 +470,11 @@ class Repository:
                         .where(SeatRow.room_id == room.id, SeatRow.seat == old_number)
                         .values(seat=new_number)
                     )
+            owing = (
+                [now if seat in to_move else None for seat in range(players)]
+                if to_move is not None
+                else None
+            )
             row = MatchRow(
                 room_id=room.id,
                 game_id=room.game_id,
@@ -463,11 +488,8 @@ class Repository:
                 finished=False,
                 created_at=now,
                 acted=[0] * players,
-                owing_since=(
-                    [now if seat in to_move else None for seat in range(players)]
-                    if to_move is not None
-                    else None
-                ),
+                owing_since=owing,
+                due_at=due_at(owing, room.turn_seconds),
             )
             session.add(row)
             await session.flush()
@@ -590,6 +612,7 @@ class Repository:
             finished=new.finished,
             acted=new.acted,
             owing_since=new.owing_since,
+            due_at=new.due_at,
             seat=new.seat,
             action=new.action,
             client_id=new.client_id,
