@@ -448,6 +448,8 @@ class WebhookRow(Base):
     # "discord" | "slack" | "matrix" | "ntfy"
     format: Mapped[str] = mapped_column(String(16))
     lang: Mapped[str] = mapped_column(String(8))
+    # Where the posts' links point: COVEN_PUBLIC_URL, else the origin its setter's page used.
+    link_base: Mapped[str] = mapped_column(String(300))
     created_at: Mapped[float] = mapped_column(Float)
 
 

@@ -93,6 +93,7 @@ def upgrade() -> None:
         sa.Column("url", sa.String(length=2000), nullable=False),
         sa.Column("format", sa.String(length=16), nullable=False),
         sa.Column("lang", sa.String(length=8), nullable=False),
+        sa.Column("link_base", sa.String(length=300), nullable=False),
         sa.Column("created_at", sa.Float(), nullable=False),
     )
     op.create_table(
