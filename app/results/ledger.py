@@ -34,7 +34,7 @@ from app.results import totals
 from app.results.finish import SeatHolder, seated
 from app.results.ratings import first_rating, rate, rated_places
 from app.results.records import FinishedMatch, MatchOutcome, SkillRating
-from app.store.database import Database
+from app.store.database import Database, insert_ignoring
 from app.store.models import (
     UNRECORDED,
     ActionRow,
@@ -136,7 +136,7 @@ class Ledger:
         (by another worker, or an earlier pass)."""
         async with self._write() as session:
             created = await session.execute(
-                totals.insert_ignoring(self.dialect, MatchResultRow)
+                insert_ignoring(self.dialect, MatchResultRow)
                 .values(
                     match_id=outcome.match_id,
                     room_id=outcome.room_id,
@@ -219,7 +219,7 @@ class Ledger:
         prior = first_rating()
         profiles = sorted(places)
         await session.execute(
-            totals.insert_ignoring(self.dialect, RatingRow).values(
+            insert_ignoring(self.dialect, RatingRow).values(
                 [
                     {
                         "profile_id": p,

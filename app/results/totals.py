@@ -19,21 +19,14 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import Insert, select, tuple_
-from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy import select, tuple_
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.results.records import FigureSummary, GameSummary
+from app.store.database import insert_ignoring
 from app.store.models import ProfileGameTotalsRow
 
 TOTALS = ProfileGameTotalsRow
-
-
-def insert_ignoring(dialect: str, table: Any) -> Insert:
-    """INSERT … ON CONFLICT DO NOTHING in this database's dialect."""
-    if dialect == "postgresql":
-        return postgresql.insert(table).on_conflict_do_nothing()
-    return sqlite.insert(table).on_conflict_do_nothing()
 
 
 @dataclass(frozen=True, slots=True)

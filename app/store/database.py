@@ -11,8 +11,19 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import AsyncIterator
+from typing import Any
 
+from sqlalchemy import Insert
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
+
+
+def insert_ignoring(dialect: str, table: Any) -> Insert:
+    """INSERT … ON CONFLICT DO NOTHING in this database's dialect: a row written once by a
+    unique key, whoever writes it first (a reaction, a sweep, another worker)."""
+    if dialect == "postgresql":
+        return postgresql.insert(table).on_conflict_do_nothing()
+    return sqlite.insert(table).on_conflict_do_nothing()
 
 
 class Database:
