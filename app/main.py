@@ -26,8 +26,10 @@ from app.api import results as results_api
 from app.api.deps import Limits, Services
 from app.api.same_origin import SameOriginGuard
 from app.bus import make_bus
+from app.clock import make_clock
 from app.errors import CovenError
 from app.logs import redact_tokens_in_logs
+from app.notify.service import Notify
 from app.profiles.service import ProfileService
 from app.results.service import Results
 from app.rooms.bots import BotRunner
@@ -323,7 +325,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await bus.start()
         repo = Repository(engine, settings.database_schema)
         app.state.profiles = ProfileService(repo.db, settings)
-        service = RoomService(repo, bus)
+        service = RoomService(repo, bus, make_clock(settings.clock_file))
         hub = Hub(service, bus)
         bots = BotRunner(service, settings)
         rematches = Rematches(service, RematchStore(repo), settings)
@@ -333,11 +335,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             sweep_seconds=settings.results_sweep_seconds,
         )
         service.notices.on_move.append(results.recorder.after_move)
+        notify = app.state.notify = Notify(repo.db, bus, settings, service)
         await service.changes.start()
         await hub.start()
         await bots.start()
         await rematches.start()
         await results.start()
+        await notify.start()
         app.state.coven = Services(settings, bus, service, hub, bots, Limits(settings), rematches)
         # Everything alive now (modules, mappers, schemas) lives as long as the process: keep
         # it out of the cyclic collector, whose full passes otherwise stall the loop ~100 ms.
@@ -346,6 +350,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         try:
             yield
         finally:
+            await notify.close()
             await results.close()
             await rematches.close()
             await bots.close()

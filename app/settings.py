@@ -112,6 +112,9 @@ class Settings:
     # How often each worker looks for notifications due to be sent (a notification made in
     # this worker wakes it at once; the look covers reminders and other workers' rows).
     notify_sweep_seconds: float = 1.0
+    # The waits (seconds) before each new try of a notification whose receiver failed; one
+    # more failure after the last gives it up.
+    notify_backoff: tuple[float, ...] = (5.0, 30.0, 120.0, 600.0, 1800.0)
 
     @classmethod
     def from_env(cls) -> Settings:

@@ -68,7 +68,7 @@ async def check_destination(url: str, *, allow_private: bool) -> None:
             )
         except (OSError, UnicodeError):
             raise CovenError("unreachable_url", f"the host {host!r} cannot be found") from None
-        addresses = [ipaddress.ip_address(info[4][0].split("%")[0]) for info in infos]
+        addresses = [ipaddress.ip_address(str(info[4][0]).split("%")[0]) for info in infos]
         if not addresses:
             raise CovenError("unreachable_url", f"the host {host!r} cannot be found")
     if any(_blocked(a) for a in addresses):
