@@ -28,6 +28,14 @@ export class RoomClient {
     this.closed = false;
     this.timer = null;
     this.pinger = null;
+    // The server pushes "your turn" to a seat's devices only while no tab of it is in view:
+    // every socket says whether its page is (a socket that never says counts as in view).
+    this.onVisibility = () => this.sendVisible();
+    document.addEventListener("visibilitychange", this.onVisibility);
+  }
+
+  sendVisible() {
+    return this.send({ type: "visible", visible: document.visibilityState === "visible" });
   }
 
   on(type, fn) {
@@ -66,6 +74,7 @@ export class RoomClient {
       this.setStatus("open");
       clearInterval(this.pinger);
       this.pinger = setInterval(() => this.send({ type: "ping" }), PING_MS);
+      if (document.visibilityState !== "visible") this.sendVisible();
     });
     socket.addEventListener("message", (event) => this.receive(event.data));
     socket.addEventListener("close", (event) => this.closedBy(socket, event.code));
