@@ -18,7 +18,7 @@ from app.circles.invites import invite_url
 from app.circles.records import Circle, OpenTable
 from app.circles.service import CirclePage, Circles
 from app.circles.store import CircleStore
-from app.home.tables import HomeTables
+from app.home.tables import HomeTables, TableInProgress
 from app.messages import ErrorBody
 from app.pages import qr_svg
 from app.profiles.records import Profile
@@ -253,26 +253,34 @@ async def join_circle(body: m.InviteCode, held: HolderDep, services: CirclesDep)
 # -- the home page ------------------------------------------------------------------------------
 
 
-@router.post("/api/me/tables", response_model=list[m.TableInProgressInfo], tags=["home"])
+@router.post("/api/me/tables", response_model=m.MyTables, tags=["home"])
 async def my_tables(
-    body: m.MyTablesQuery, maybe: MaybeHolderDep, services: CirclesDep
-) -> list[m.TableInProgressInfo]:
+    body: m.MyTablesQuery, maybe: MaybeHolderDep, services: CirclesDep, coven: ServicesDep
+) -> m.MyTables:
     """The tables not finished where your profile or this browser holds a seat (the browser's
-    seat tokens come in the body, never in a URL), yours to play first."""
+    seat tokens come in the body, never in a URL), yours to play first; with the server's
+    clock, so a page counts the turn clocks down in the server's time."""
     by_hash = {hash_token(s.token): s.room for s in body.seats if valid_room_code(s.room)}
     profile_id = maybe.profile.id if maybe is not None else None
-    tables = await services.home.in_progress(profile_id, by_hash)
-    return [
-        m.TableInProgressInfo(
-            table=table_info(t.table),
-            seat=t.seat,
-            to_move=list(t.to_move),
-            your_turn=t.your_turn,
-            circle=(
-                m.CircleMarkInfo(public_id=t.circle.public_id, name=t.circle.name)
-                if t.circle is not None
-                else None
-            ),
-        )
-        for t in tables
-    ]
+    now = coven.service.clock.now()
+    tables = await services.home.in_progress(profile_id, by_hash, now=now)
+    return m.MyTables(now=now, tables=[_in_progress(t) for t in tables])
+
+
+def _in_progress(t: TableInProgress) -> m.TableInProgressInfo:
+    return m.TableInProgressInfo(
+        table=table_info(t.table),
+        seat=t.seat,
+        to_move=list(t.to_move),
+        your_turn=t.your_turn,
+        circle=(
+            m.CircleMarkInfo(public_id=t.circle.public_id, name=t.circle.name)
+            if t.circle is not None
+            else None
+        ),
+        turn_seconds=t.turn_seconds,
+        pace=t.pace,
+        due=t.due,
+        seat_due=list(t.seat_due),
+        last_move_at=t.last_move_at,
+    )

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import BaseModel, ConfigDict, Field
 
 
@@ -158,7 +160,31 @@ class CircleMarkInfo(BaseModel):
 
 class TableInProgressInfo(BaseModel):
     table: TableInfo
-    seat: int
-    to_move: list[int]
+    seat: int = Field(description="your seat")
+    to_move: list[int] = Field(description="the seats that owe a decision now")
     your_turn: bool
     circle: CircleMarkInfo | None
+    turn_seconds: float | None = Field(description="the room's time per move; null: no clock")
+    pace: Literal["none", "live", "correspondence"] = Field(
+        description="correspondence: 12 hours or more per move"
+    )
+    due: float | None = Field(
+        description="when the first turn clock of the seats that owe runs out (epoch seconds "
+        "by the server's clock, as ``now``); null: no clock, or nobody owes a decision"
+    )
+    seat_due: list[float | None] = Field(
+        description="per seat, when its turn clock runs out (null: it owes nothing), as the "
+        "table's own state.clock.due; empty while the room waits for players"
+    )
+    last_move_at: float | None = Field(
+        description="the match's latest action (epoch seconds), or its start before any; null "
+        "while the room waits for players"
+    )
+
+
+class MyTables(BaseModel):
+    """Your tables in progress, yours to play first (then by the clock that runs out first),
+    then the matches others play, then the rooms waiting for players."""
+
+    now: float = Field(description="the server's clock (epoch seconds): count ``due`` from it")
+    tables: list[TableInProgressInfo]

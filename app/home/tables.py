@@ -1,19 +1,21 @@
-"""A player's tables in progress: the rooms not finished where her profile holds a seat or
-her browser holds a seat token, whose turn it is in each, "your turn" first."""
+"""A player's tables in progress ("My tables" and the home page): the rooms not finished where
+her profile holds a seat or her browser holds a seat token; whose turn it is in each, when the
+owing seats' turn clocks run out, when the last move was made; yours to play first."""
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Literal
 
 from sqlalchemy import or_, select
 
 from app.circles.records import OpenTable
 from app.circles.service import WAITING_SECONDS
 from app.circles.store import open_table, room_seats
+from app.clock import due_at, pace_of
 from app.store.database import Database
-from app.store.models import CircleRoomRow, CircleRow, MatchRow, RoomRow, SeatRow
+from app.store.models import ActionRow, CircleRoomRow, CircleRow, MatchRow, RoomRow, SeatRow
 
 MAX_TABLES = 50
 
@@ -31,28 +33,52 @@ class TableInProgress:
     to_move: tuple[int, ...]  # the seats that owe a decision now
     your_turn: bool
     circle: CircleMark | None  # the circle it was opened for
+    turn_seconds: float | None  # the room's time per move (None: no clock)
+    pace: Literal["none", "live", "correspondence"]
+    # Per seat, when its turn clock runs out (epoch seconds by the server's clock; None: it
+    # owes nothing, or no clock), as the table's own ``state.clock.due``.
+    seat_due: tuple[float | None, ...]
+    due: float | None  # the earliest of ``seat_due`` (the match's ``due_at``)
+    # When the match last moved: its latest action, or its start before any (None: waiting
+    # for players).
+    last_move_at: float | None
+
+    @property
+    def urgent_at(self) -> float | None:
+        """The clock that matters to this player: her own on her turn, else the earliest."""
+        if self.your_turn and self.seat < len(self.seat_due):
+            return self.seat_due[self.seat]
+        return self.due
 
 
-def _order(table: TableInProgress) -> tuple[int, int, float]:
-    # Yours to play first, then the other matches being played, then the waiting rooms;
-    # the newest first within each.
-    return (
-        0 if table.your_turn else 1,
-        0 if table.table.status == "playing" else 1,
-        -table.table.created_at,
-    )
+def _order(table: TableInProgress) -> tuple[int, int, float, float]:
+    # Yours to play first, then the other matches being played, then the waiting rooms; the
+    # clock that runs out first first (tables without one after), then the newest.
+    group = 0 if table.your_turn else 1 if table.table.status == "playing" else 2
+    urgent = table.urgent_at
+    return (group, urgent is None, urgent or 0.0, -table.table.created_at)
+
+
+@dataclass(frozen=True, slots=True)
+class _MatchClock:
+    owing_since: list[float | None]
+    started_at: float
+    last_action_at: float | None
 
 
 class HomeTables:
-    def __init__(self, db: Database, clock: Callable[[], float] = time.time) -> None:
+    def __init__(self, db: Database) -> None:
         self.db = db
-        self.clock = clock
 
     async def in_progress(
-        self, profile_id: int | None, rooms_by_token_hash: Mapping[str, str]
+        self, profile_id: int | None, rooms_by_token_hash: Mapping[str, str], *, now: float
     ) -> list[TableInProgress]:
         """``rooms_by_token_hash``: the sha256 of each seat token the browser holds, with the
-        room code it holds it for (a token counts only in its own room)."""
+        room code it holds it for (a token counts only in its own room). ``now``: the server's
+        clock (app/clock.py), which waiting rooms are judged old by.
+
+        Four reads whatever the number of tables (rooms with seats, matches with their last
+        action, circles, every seat): never one per table."""
         holds = []
         if profile_id is not None:
             holds.append(SeatRow.profile_id == profile_id)
@@ -60,7 +86,7 @@ class HomeTables:
             holds.append(SeatRow.token_hash.in_(list(rooms_by_token_hash)))
         if not holds:
             return []
-        waiting_since = self.clock() - WAITING_SECONDS
+        waiting_since = now - WAITING_SECONDS
         async with self.db.read() as session:
             found = (
                 await session.execute(
@@ -84,15 +110,26 @@ class HomeTables:
             if not mine:
                 return []
             ids = list(mine)
-            owing = dict(
-                (
+            # The latest action by the (match, version) index: one step back from the top of
+            # each match's actions, not a scan of them.
+            last_action = (
+                select(ActionRow.created_at)
+                .where(ActionRow.match_id == MatchRow.id)
+                .order_by(ActionRow.version.desc())
+                .limit(1)
+                .correlate(MatchRow)
+                .scalar_subquery()
+            )
+            clocks = {
+                room_id: _MatchClock(owing or [], started, last)
+                for room_id, owing, started, last in (
                     await session.execute(
-                        select(MatchRow.room_id, MatchRow.owing_since).where(
-                            MatchRow.room_id.in_(ids), MatchRow.finished.is_(False)
-                        )
+                        select(
+                            MatchRow.room_id, MatchRow.owing_since, MatchRow.created_at, last_action
+                        ).where(MatchRow.room_id.in_(ids), MatchRow.finished.is_(False))
                     )
                 ).all()
-            )
+            }
             circles = {
                 room_id: CircleMark(public_id, name)
                 for room_id, public_id, name in (
@@ -106,9 +143,12 @@ class HomeTables:
             seats = await room_seats(session, ids)
         tables = []
         for room_id, (room, seat) in mine.items():
+            clock = clocks.get(room_id)
             # A seat owes a decision while its turn clock runs (``owing_since`` not null).
-            since = owing.get(room_id) or []
+            since = clock.owing_since if clock is not None else []
             to_move = tuple(s for s, at in enumerate(since) if at is not None)
+            turn = room.turn_seconds or None
+            seat_due = tuple(None if at is None or turn is None else at + turn for at in since)
             tables.append(
                 TableInProgress(
                     table=open_table(room, seats.get(room_id, ())),
@@ -116,6 +156,17 @@ class HomeTables:
                     to_move=to_move,
                     your_turn=seat in to_move,
                     circle=circles.get(room_id),
+                    turn_seconds=turn,
+                    pace=pace_of(turn),
+                    seat_due=seat_due,
+                    due=due_at(since, turn),
+                    last_move_at=(
+                        None
+                        if clock is None
+                        else clock.last_action_at
+                        if clock.last_action_at is not None
+                        else clock.started_at
+                    ),
                 )
             )
         return sorted(tables, key=_order)

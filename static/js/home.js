@@ -202,7 +202,7 @@ async function load(holdsProfile) {
   const profile = holdsProfile ? await api("GET", "/api/profile").catch(() => null) : null;
   const seats = heldSeats();
   const [tables, circles, history] = await Promise.all([
-    profile || seats.length ? api("POST", "/api/me/tables", { body: { seats } }).catch(() => []) : [],
+    profile || seats.length ? api("POST", "/api/me/tables", { body: { seats } }).then((mine) => mine.tables).catch(() => []) : [],
     profile ? api("GET", "/api/circles").catch(() => []) : [],
     profile ? api("GET", `/api/profiles/${encodeURIComponent(profile.public_id)}/matches?limit=${RECENT}`).catch(() => null) : null,
   ]);

@@ -74,7 +74,7 @@ async def test_tables_in_progress_yours_to_play_first(server: ThreadServer) -> N
             json=held((hers, bea1), (waits, bea2), (lobby, bea3), (over, bea4)),
         )
         assert answer.status_code == 200, answer.text
-        tables = answer.json()
+        tables = answer.json()["tables"]
         # Newest first would be lobby, waits, hers: her turn comes first all the same.
         assert [t["table"]["code"] for t in tables] == [hers, waits, lobby]
         assert [(t["your_turn"], t["seat"], t["table"]["status"]) for t in tables] == [
@@ -96,10 +96,10 @@ async def test_tables_in_progress_yours_to_play_first(server: ThreadServer) -> N
                 ]
             },
         )
-        assert mixed.status_code == 200 and mixed.json() == []
+        assert mixed.status_code == 200 and mixed.json()["tables"] == []
         # A new visitor has nothing in progress.
         empty = await http.post("/api/me/tables", json={})
-        assert empty.status_code == 200 and empty.json() == []
+        assert empty.status_code == 200 and empty.json()["tables"] == []
         too_many = await http.post(
             "/api/me/tables", json={"seats": [{"room": hers, "token": "t"}] * 201}
         )
@@ -122,10 +122,10 @@ async def test_a_profile_finds_its_seats_from_any_browser(server: ThreadServer) 
         joined = await bea.post(f"/api/rooms/{code}/join", json={"name": "Bea"})
         assert joined.status_code == 200, joined.text
         await start(host, code)
-        tables = (await bea.post("/api/me/tables", json={})).json()
+        tables = (await bea.post("/api/me/tables", json={})).json()["tables"]
         assert [(t["table"]["code"], t["seat"], t["your_turn"]) for t in tables] == [
             (code, 1, True)
         ]
         # Ada, a guest with no token sent, has nothing here.
-        assert (await ada.post("/api/me/tables", json={})).json() == []
+        assert (await ada.post("/api/me/tables", json={})).json()["tables"] == []
         await host.close()
