@@ -168,7 +168,8 @@ def qr_svg(text: str) -> str:
 
 @router.get("/r/{code}", response_class=HTMLResponse, include_in_schema=False)
 async def room(request: Request, code: str) -> HTMLResponse:
-    return await _room_page(request, code, "room.html", ("js/room.js", "js/rules.js"))
+    scripts = ("js/room.js", "js/rules.js", "js/push.js", "js/webhook_settings.js")
+    return await _room_page(request, code, "room.html", scripts)
 
 
 @router.get("/r/{code}/invite.svg", include_in_schema=False)

@@ -27,6 +27,7 @@ from app.notify.records import (
     NewNotification,
     Notification,
     Outcome,
+    Refused,
     Retry,
     Sender,
     Sent,
@@ -230,7 +231,7 @@ class Outbox:
             values |= {"done": True, "outcome": "skipped", "last_error": outcome.reason[:300]}
         elif isinstance(outcome, Gone):
             values |= {"done": True, "outcome": "gone", "last_error": outcome.error[:300]}
-        elif attempts > len(self.backoff):
+        elif isinstance(outcome, Refused) or attempts > len(self.backoff):
             values |= {"done": True, "outcome": "failed", "last_error": outcome.error[:300]}
         else:
             wait = self.backoff[attempts - 1]

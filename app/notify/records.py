@@ -53,13 +53,21 @@ class Gone:
 
 
 @dataclass(frozen=True, slots=True)
+class Refused:
+    """Failed for good (the receiver refused it: a 4xx, a redirect, a private address): not
+    tried again."""
+
+    error: str
+
+
+@dataclass(frozen=True, slots=True)
 class Skip:
-    """Not sent, and rightly so (a tab of that seat is in view; a refused, permanent error)."""
+    """Not sent, and rightly so (a tab of that seat is in view; the seat moved meanwhile)."""
 
     reason: str
 
 
-Outcome = Sent | Retry | Gone | Skip
+Outcome = Sent | Retry | Gone | Refused | Skip
 
 
 class Sender(Protocol):
