@@ -21,8 +21,10 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app import wire
 from app.api import circles, http, profiles, ws
+from app.api import push as push_api
 from app.api import rematch as rematch_api
 from app.api import results as results_api
+from app.api import webhooks as webhooks_api
 from app.api.deps import Limits, Services
 from app.api.same_origin import SameOriginGuard
 from app.bus import make_bus
@@ -374,6 +376,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(rematch_api.router)
     app.include_router(profiles.router)
     app.include_router(circles.router)
+    app.include_router(push_api.router)
+    app.include_router(webhooks_api.router)
     _include_pages(app)
     # Inside the guard: a refused request still gets the security headers.
     app.add_middleware(SameOriginGuard, settings=settings)

@@ -1,0 +1,7 @@
+"""Routes of webhooks (issue 20): being built."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+
+router = APIRouter()
