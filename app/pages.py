@@ -85,6 +85,13 @@ async def profile_settings(request: Request) -> HTMLResponse:
     return _page(request, "profile.html")
 
 
+@router.get("/tables", response_class=HTMLResponse, include_in_schema=False)
+async def my_tables(request: Request) -> HTMLResponse:
+    """My tables: every table this browser and its profile sit at, not finished, yours to play
+    first (``static/js/my_tables.js``, from ``POST /api/me/tables``)."""
+    return _page(request, "my_tables.html", modules=("js/my_tables.js",))
+
+
 @router.get("/device", response_class=HTMLResponse, include_in_schema=False)
 async def device_link(request: Request) -> HTMLResponse:
     """A device link, ``/device#<code>``: the code stays in the fragment (never sent here)."""

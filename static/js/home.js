@@ -2,14 +2,20 @@
 // to play first), her circles with their open tables, her recent matches. A new visitor (no
 // profile cookie, no seat token in this browser) sees none of it and costs no request.
 
-import { api, heldSeats, seats as seatStore } from "./api.js";
+import { api, heldSeats } from "./api.js";
 import { keepInvite } from "./circle_invites.js";
 import { clear, h } from "./dom.js";
 import { errorText, typedName } from "./forms.js";
 import { has, onLanguageChange, t, tn } from "./i18n.js";
+import { loadMyTables, showWaitingCount, tableHref, yourTurnCount } from "./waiting_count.js";
 
 const RECENT = 5;
 const POLL_MS = 10000;
+// A lobby in a background tab still counts the tables waiting for her in its title, at this
+// pace (every third poll).
+const HIDDEN_POLLS = 3;
+// The page's own title, without the count (static/js/waiting_count.js puts it before).
+const TITLE = document.title;
 
 let data = { profile: null, tables: [], circles: [], matches: [] };
 
@@ -34,13 +40,6 @@ function turnText(entry) {
   if (entry.your_turn) return t("home.your_turn");
   const names = entry.to_move.map((seat) => (table.seats.find((s) => s.seat === seat) || {}).name).filter(Boolean);
   return names.length ? t("home.waiting_for", { names: names.join(", ") }) : t("lobby.playing");
-}
-
-// A table her profile holds a seat at, whose token this browser does not hold (the seat was
-// taken on another device): the room page takes the seat for this browser at once (`#here`).
-function tableHref(code) {
-  const here = data.profile && !seatStore.get(code);
-  return `/r/${encodeURIComponent(code)}${here ? "#here" : ""}`;
 }
 
 function tableRow(entry) {
@@ -171,7 +170,9 @@ function build() {
     );
   }
   boxes.tables = h("div");
-  const panels = h("div", { class: "home-grid" }, section(t("home.tables"), "home-tables", boxes.tables));
+  const tables = section(t("home.tables"), "home-tables", boxes.tables);
+  tables.append(h("p", { class: "small home-see-all" }, h("a", { href: "/tables", "data-testid": "home-see-all" }, t("tables.see_all"))));
+  const panels = h("div", { class: "home-grid" }, tables);
   if (profile) {
     boxes.circles = h("div");
     boxes.matches = h("div");
@@ -202,12 +203,14 @@ async function load(holdsProfile) {
   const profile = holdsProfile ? await api("GET", "/api/profile").catch(() => null) : null;
   const seats = heldSeats();
   const [tables, circles, history] = await Promise.all([
-    profile || seats.length ? api("POST", "/api/me/tables", { body: { seats } }).then((mine) => mine.tables).catch(() => []) : [],
+    // (a failed poll keeps the tables it had: the count in the title does not blink to 0)
+    profile || seats.length ? loadMyTables().then((mine) => mine.tables).catch(() => data.tables) : [],
     profile ? api("GET", "/api/circles").catch(() => []) : [],
     profile ? api("GET", `/api/profiles/${encodeURIComponent(profile.public_id)}/matches?limit=${RECENT}`).catch(() => null) : null,
   ]);
   const before = data;
   data = { profile, tables, circles, matches: (history && history.matches) || [] };
+  showWaitingCount(yourTurnCount(tables), TITLE);
   const root = document.getElementById("home");
   root.hidden = !visible();
   if (root.hidden) return;
@@ -225,8 +228,10 @@ export async function showHome() {
   onLanguageChange(() => {
     if (visible()) build();
   });
-  // Whose turn it is changes while the lobby is open.
+  // Whose turn it is changes while the lobby is open (and its title counts it in the tab bar).
+  let polls = 0;
   setInterval(() => {
-    if (!document.hidden) load(holdsProfile).catch(() => {});
+    polls += 1;
+    if (!document.hidden || polls % HIDDEN_POLLS === 0) load(holdsProfile).catch(() => {});
   }, POLL_MS);
 }

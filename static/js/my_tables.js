@@ -1,0 +1,254 @@
+// My tables (/tables): every table this browser (its seat tokens) and its profile sit at that
+// is not finished, in three groups: yours to play (the clock that runs out first first), the
+// others' to play, the rooms waiting for players. Each row: the room's name and game, the
+// players, whose turn it is, the time left on the owing seat's clock (counted down here in the
+// server's time), the last move. The count of tables waiting for you goes in the tab title and
+// on the app icon's badge (waiting_count.js). Refreshed every 20 s and when the tab comes back.
+
+import { clear, h } from "./dom.js";
+import { has, initI18n, onLanguageChange, t } from "./i18n.js";
+import { loadMyTables, mayHoldTables, showWaitingCount, tableHref, yourTurnCount } from "./waiting_count.js";
+
+const REFRESH_MS = 20000;
+const root = document.getElementById("my-tables");
+const body = document.getElementById("my-tables-body");
+const note = document.getElementById("my-tables-note");
+const holdsProfile = root.dataset.profile === "1";
+
+// What the last answer said: the tables and the server's clock minus this one's (seconds).
+let mine = { tables: [], offset: 0 };
+let loaded = false;
+let refreshTimer = null;
+
+window.coven = Object.assign(window.coven || {}, { myTables: { loads: 0 } });
+
+/** The server's clock now (epoch seconds), as the answer's ``now`` set it. */
+function serverNow() {
+  return Date.now() / 1000 + mine.offset;
+}
+
+function gameTitle(id) {
+  const key = `game.${id}.title`;
+  return has(key) ? t(key) : id;
+}
+
+function seatName(table, seat) {
+  return (table.seats.find((s) => s.seat === seat) || {}).name;
+}
+
+// -- time, in the words the table uses -------------------------------------------------------
+
+/** "0:42", "12:05", "1:02:09": a live clock's time left. */
+function countdownText(seconds) {
+  const whole = Math.max(0, Math.ceil(seconds));
+  const hours = Math.floor(whole / 3600);
+  const minutes = Math.floor((whole % 3600) / 60);
+  const secs = String(whole % 60).padStart(2, "0");
+  return hours ? `${hours}:${String(minutes).padStart(2, "0")}:${secs}` : `${minutes}:${secs}`;
+}
+
+/** "35 min", "19 h", "2 days": a correspondence clock's time left, rounded down past an hour
+ * (days from 48 h on, so always two or more: no plural form needed). */
+function spanText(seconds) {
+  if (seconds < 3600) return t("tables.minutes", { n: Math.max(1, Math.ceil(seconds / 60)) });
+  if (seconds < 48 * 3600) return t("tables.hours", { n: Math.floor(seconds / 3600) });
+  return t("tables.days", { n: Math.floor(seconds / 86400) });
+}
+
+/** The time left on a clock due at ``due`` (server epoch seconds), as the table says it. */
+function timeLeftText(due, pace, now) {
+  const left = due - now;
+  if (left <= 0) return t("tables.time_up");
+  return pace === "correspondence" ? t("tables.due_in", { time: spanText(left) }) : countdownText(left);
+}
+
+/** "3 hours ago", "hace 3 horas", "3 giờ trước": how long ago ``at`` was. */
+function agoText(at, now) {
+  const ago = Math.max(0, now - at);
+  const format = new Intl.RelativeTimeFormat(document.documentElement.lang || "en", { numeric: "auto" });
+  if (ago < 60) return format.format(0, "second");
+  if (ago < 3600) return format.format(-Math.floor(ago / 60), "minute");
+  if (ago < 86400) return format.format(-Math.floor(ago / 3600), "hour");
+  return format.format(-Math.floor(ago / 86400), "day");
+}
+
+/** The clock that matters to this row: hers on her turn, else the first to run out. */
+function dueOf(entry) {
+  if (entry.your_turn && entry.seat_due[entry.seat] != null) return entry.seat_due[entry.seat];
+  return entry.due;
+}
+
+// -- the rows --------------------------------------------------------------------------------
+
+function turnText(entry) {
+  const { table } = entry;
+  if (table.status === "open") {
+    if (table.seats.length >= table.seat_count) return t("tables.waiting_start");
+    return t("home.waiting_players", { taken: table.seats.length, total: table.seat_count });
+  }
+  if (entry.your_turn) return t("home.your_turn");
+  const names = entry.to_move.map((seat) => seatName(table, seat)).filter(Boolean);
+  return names.length ? t("home.waiting_for", { names: names.join(", ") }) : t("lobby.playing");
+}
+
+function clockChip(entry) {
+  const due = dueOf(entry);
+  if (due == null) return null;
+  const urgent = entry.pace === "live" || due - serverNow() < 3600;
+  return h(
+    "span",
+    {
+      class: `my-table-clock${urgent ? " urgent" : ""}`,
+      "data-testid": "time-left",
+      dataset: { due: String(due), pace: entry.pace },
+      title: t("tables.time_left"),
+    },
+    timeLeftText(due, entry.pace, serverNow()),
+  );
+}
+
+function whenLine(entry) {
+  const { table } = entry;
+  const waiting = table.status === "open";
+  const at = waiting ? table.created_at : entry.last_move_at;
+  if (at == null) return null;
+  const key = waiting ? "tables.opened" : "tables.last_move";
+  return h(
+    "span",
+    { class: "my-table-when small muted", "data-testid": "last-move", dataset: { since: String(at), key } },
+    t(key, { when: agoText(at, serverNow()) }),
+  );
+}
+
+function tableRow(entry) {
+  const { table } = entry;
+  const players = table.seats.map((s) => (s.seat === entry.seat ? t("home.you_named", { name: s.name }) : s.name));
+  const badge = entry.your_turn ? " you" : table.status === "playing" ? " live" : "";
+  return h(
+    "li",
+    {
+      class: `my-table${entry.your_turn ? " mine" : ""}`,
+      "data-testid": "my-table",
+      dataset: { code: table.code, yourTurn: entry.your_turn ? "1" : "0" },
+    },
+    h(
+      "a",
+      { class: "my-table-link", href: tableHref(table.code) },
+      h(
+        "span",
+        { class: "my-table-what" },
+        h("strong", { class: "my-table-name" }, table.name),
+        h("span", { class: "muted small" }, gameTitle(table.game)),
+        entry.circle ? h("span", { class: "badge" }, t("home.for_circle", { name: entry.circle.name })) : null,
+      ),
+      h("span", { class: "my-table-players small", "data-testid": "players" }, players.join(" · ")),
+      h(
+        "span",
+        { class: "my-table-state" },
+        h("span", { class: `badge${badge}`, "data-testid": "turn" }, turnText(entry)),
+        clockChip(entry),
+        whenLine(entry),
+      ),
+    ),
+  );
+}
+
+function group(title, testid, entries) {
+  if (!entries.length) return null;
+  return h(
+    "section",
+    { class: "my-tables-group", "data-testid": testid },
+    h("h2", {}, title, " ", h("span", { class: "muted small" }, `(${entries.length})`)),
+    h("ul", { class: "my-tables-list" }, entries.map(tableRow)),
+  );
+}
+
+function emptyState() {
+  return h(
+    "div",
+    { class: "panel my-tables-empty", "data-testid": "my-tables-empty" },
+    h("p", {}, t("tables.empty")),
+    h("p", { class: "muted small" }, t(holdsProfile ? "tables.empty_help_profile" : "tables.empty_help")),
+    h(
+      "p",
+      { class: "button-row" },
+      h("a", { class: "btn primary", href: "/", "data-testid": "my-tables-lobby" }, t("tables.to_lobby")),
+      holdsProfile ? null : h("a", { class: "btn", href: "/profile" }, t("profile.entry_keep")),
+    ),
+  );
+}
+
+function pageTitle() {
+  return `${t("tables.title")} · Coven`;
+}
+
+function draw() {
+  if (!loaded) return;
+  const { tables } = mine;
+  showWaitingCount(yourTurnCount(tables), pageTitle());
+  clear(body);
+  if (!tables.length) {
+    body.append(emptyState());
+    return;
+  }
+  const yours = tables.filter((e) => e.your_turn);
+  const playing = tables.filter((e) => !e.your_turn && e.table.status === "playing");
+  const waiting = tables.filter((e) => !e.your_turn && e.table.status !== "playing");
+  const groups = [
+    group(t("tables.group_yours"), "my-tables-yours", yours),
+    group(t("tables.group_others"), "my-tables-others", playing),
+    group(t("tables.group_waiting"), "my-tables-waiting", waiting),
+  ];
+  body.append(...groups.filter(Boolean));
+}
+
+/** Every second: the clocks and the "ago"s, in place (nothing else is drawn again). */
+function tick() {
+  const now = serverNow();
+  for (const chip of body.querySelectorAll("[data-due]")) {
+    const due = Number(chip.dataset.due);
+    const text = timeLeftText(due, chip.dataset.pace, now);
+    if (chip.textContent !== text) chip.textContent = text;
+    chip.classList.toggle("up", due <= now);
+  }
+  for (const line of body.querySelectorAll("[data-since]")) {
+    const text = t(line.dataset.key, { when: agoText(Number(line.dataset.since), now) });
+    if (line.textContent !== text) line.textContent = text;
+  }
+}
+
+async function refresh() {
+  clearTimeout(refreshTimer);
+  try {
+    mine = mayHoldTables(holdsProfile) ? await loadMyTables() : { tables: [], offset: 0 };
+    loaded = true;
+    note.textContent = "";
+    draw();
+  } catch {
+    note.textContent = t("tables.refresh_failed");
+  } finally {
+    body.setAttribute("aria-busy", "false");
+    window.coven.myTables.loads += 1;
+    refreshTimer = setTimeout(refresh, REFRESH_MS);
+  }
+}
+
+async function main() {
+  await initI18n();
+  onLanguageChange(() => {
+    draw();
+    if (note.textContent) note.textContent = t("tables.refresh_failed");
+  });
+  await refresh();
+  setInterval(tick, 1000);
+  // Back in view (another tab, a phone woken up, the back button): fresh at once.
+  document.addEventListener("visibilitychange", () => {
+    if (!document.hidden) refresh();
+  });
+  window.addEventListener("pageshow", (event) => {
+    if (event.persisted) refresh();
+  });
+  document.body.dataset.ready = "1";
+}
+
+main().catch((err) => console.error(err));
