@@ -237,3 +237,39 @@ async def test_the_reads_do_not_grow_with_the_tables(quiet_server: ThreadServer)
         for client in seated:
             await client.close()
         await browser.http.aclose()
+
+
+async def test_now_and_the_waiting_rooms_follow_the_servers_clock(tmp_path: Path) -> None:
+    """The server's clock (here moved on by a test clock file, as by days passing) is the
+    answer's ``now``, which the page counts the clocks down from; a room nobody started in
+    three days is left out by it."""
+    offset = tmp_path / "clock-offset"
+    settings = sqlite_settings(tmp_path, clock_file=str(offset))
+    with ThreadServer(settings) as server:
+        async with httpx.AsyncClient(base_url=server.url, timeout=TIMEOUT) as ada:
+            daily, host1 = await open_room(ada, "Ada", DAY)
+            await join(ada, daily, "Bea")
+            await start(host1, daily)
+            unclocked, host2 = await open_room(ada, "Ada")
+            await join(ada, unclocked, "Bea")
+            await start(host2, unclocked)
+            waiting, host3 = await open_room(ada, "Ada")
+            browser = Browser(server.url)
+            held = ((daily, host1), (unclocked, host2), (waiting, host3))
+
+            first = await browser.mine(*held)
+            due = {t["table"]["code"]: t["due"] for t in first["tables"]}[daily]
+            assert due == pytest.approx(first["now"] + DAY, abs=5)
+            offset.write_text(str(2 * 3600))
+            later = await browser.mine(*held)
+            assert later["now"] == pytest.approx(time.time() + 2 * 3600, abs=5)
+            # The due time stays; 2 hours of it have gone.
+            assert {t["table"]["code"]: t["due"] for t in later["tables"]}[daily] == due
+            assert [t["table"]["code"] for t in later["tables"]][-1] == waiting
+
+            offset.write_text(str(3 * DAY + 3600))
+            days_later = [t["table"]["code"] for t in (await browser.mine(*held))["tables"]]
+            assert waiting not in days_later and unclocked in days_later
+            for client in (host1, host2, host3):
+                await client.close()
+            await browser.http.aclose()
