@@ -217,6 +217,15 @@ async def leave_room(code: Code, coven: ServicesDep, token: TokenDep) -> RoomInf
     return await room_info(coven.service, coven.hub, room)
 
 
+@router.post("/api/rooms/{code}/back", response_model=RoomInfo, tags=["room"])
+async def take_seat_back(code: Code, coven: ServicesDep, token: TokenDep) -> RoomInfo:
+    """Her seat, which the host handed to a bot while she was away, is hers again (her turn
+    clock starts afresh); ``not_away`` when no bot plays for it, ``seat_handed_over`` when the
+    turn clock handed it to a bot for good."""
+    room = await coven.service.take_back(code, token)
+    return await room_info(coven.service, coven.hub, room)
+
+
 @router.post("/api/rooms/{code}/start", response_model=StateMessage, tags=["room"])
 async def start_match(code: Code, coven: ServicesDep, token: TokenDep) -> Response:
     table = await coven.service.start(code, token)

@@ -2,6 +2,13 @@
 
 One small task per room in this worker, woken after every local commit and by a periodic
 sweep (which also covers matches another worker left mid-turn, and a restarted server).
+
+When a person's turn clock runs out the room's rule applies (``RoomRecord.clock_rule``):
+"move", a bot of ``CLOCK_LEVEL`` plays for her seat as long as it goes on owing that overdue
+decision (the seat stays hers: her next decision gets her full time again); "seat", the seat is
+handed to a bot for good. Time is the server's clock (``service.clock``, injectable). A task
+waits for a deadline only when it is near (``NEAR_SECONDS``): a clock days long needs nothing
+in memory, the sweep finds its match by ``due_at`` when it runs out.
 With several workers two runners may play the same turn: the client_id is deterministic in
 (match, seat, version), so the second submission is a harmless duplicate even when a search
 bot, thinking against the clock, would have chosen differently.
@@ -39,6 +46,10 @@ CLOCK_LEVEL = "random"
 # The sweep looks afresh at a room it saw unchanged at least this often.
 FULL_LOOK_SECONDS = 30.0
 
+# A room's task waits for a turn clock's end only when it is at most this far: a farther one
+# is left to the sweep, which kicks the room when its match's ``due_at`` comes this near.
+NEAR_SECONDS = 30.0
+
 
 @dataclass(slots=True)
 class Refused:
@@ -72,6 +83,10 @@ class BotRunner:
         self._refused: dict[str, Refused] = {}
         # Per room: (match version, away seats) and when the sweep last kicked it.
         self._swept: dict[str, tuple[tuple[int, int], float]] = {}
+        # Per room: the match's ``due_at`` the sweep last kicked it for, and whether it was
+        # then near or past (each kicks once: an overdue room whose bot was refused is not
+        # reloaded every sweep).
+        self._due: dict[str, tuple[float, bool]] = {}
         processes = settings.bot_processes
         self.thinkers = Thinkers(
             default_processes() if processes is None else processes, settings.bot_budget_ms
@@ -114,34 +129,56 @@ class BotRunner:
     async def _sweep(self) -> None:
         while True:
             try:
-                now = time.monotonic()
-                listed = set()
-                for code, version, away in await self.service.repo.rooms_needing_bots():
-                    listed.add(code)
-                    # A room whose match and away seats are as they were at the last look owes
-                    # nothing new (a clock that will run out has a task waiting for it): skip
-                    # it, but look afresh now and then in case a task died or a bus notice
-                    # was lost. Abandoned bot tables then cost one row of a query, not a
-                    # reload each, every sweep.
-                    last, key = self._swept.get(code), (version, away)
-                    if last is None or now - last[1] >= FULL_LOOK_SECONDS:
-                        self._swept[code] = (key, now)
-                        self.kick(code, fresh=True)
-                        continue
-                    if last[0] == key:
-                        continue
-                    # Moved by this worker's own commit: its copy is current, no reload.
-                    cached = self.tables.cached(code)
-                    mine = cached is not None and cached.version == version and last[0][1] == away
-                    self._swept[code] = (key, last[1])
-                    self.kick(code, fresh=not mine)
-                for code in set(self._swept) - listed:
-                    del self._swept[code]
+                await self._sweep_once()
             except asyncio.CancelledError:
                 raise
             except Exception:
                 log.exception("bot sweep failed")
             await asyncio.sleep(self.sweep_seconds)
+
+    async def _sweep_once(self) -> None:
+        now = time.monotonic()
+        listed = set()
+        for code, version, away, due in await self.service.repo.rooms_needing_bots():
+            listed.add(code)
+            self._kick_if_due(code, version, due)
+            # A room whose match and away seats are as they were at the last look owes
+            # nothing new (a clock that will run out soon has a task waiting for it, a later
+            # one its ``due_at``): skip it, but look afresh now and then in case a task died
+            # or a bus notice was lost. Abandoned bot tables then cost one row of a query, not
+            # a reload each, every sweep.
+            last, key = self._swept.get(code), (version, away)
+            if last is None or now - last[1] >= FULL_LOOK_SECONDS:
+                self._swept[code] = (key, now)
+                self.kick(code, fresh=True)
+                continue
+            if last[0] == key:
+                continue
+            # Moved by this worker's own commit: its copy is current, no reload.
+            cached = self.tables.cached(code)
+            mine = cached is not None and cached.version == version and last[0][1] == away
+            self._swept[code] = (key, last[1])
+            self.kick(code, fresh=not mine)
+        for code in set(self._swept) - listed:
+            del self._swept[code]
+        for code in set(self._due) - listed:
+            del self._due[code]
+
+    def _kick_if_due(self, code: str, version: int, due: float | None) -> None:
+        """Kick ``code`` when its match's earliest turn clock comes near its end, and again
+        when it ran out (by the server's clock, which a test may move days ahead), once each
+        per ``due`` value."""
+        if due is None:
+            return
+        now = self.service.clock.now()
+        if due - now > NEAR_SECONDS:
+            return
+        mark = (due, due <= now)
+        if self._due.get(code) == mark:
+            return
+        self._due[code] = mark
+        cached = self.tables.cached(code)
+        self.kick(code, fresh=cached is None or cached.version != version)
 
     async def _run(self, code: str) -> None:
         wake = self._wake[code]
@@ -193,33 +230,51 @@ class BotRunner:
             del self._refused[code]
             refused = None
         owing = table.match.owing_since
+        now = self.service.clock.now()
         for seat in sorted(table.to_move):
             record = room.seat(seat)
             if record is None:
                 continue
+            parked = refused is not None and seat in refused.seats
             if record.bot_level is not None or record.away:
-                if refused is None or seat not in refused.seats:
+                if not parked:
                     due.append((seat, record.bot_level or record.away_level or CLOCK_LEVEL))
             elif room.turn_seconds:
                 since = owing[seat] if owing is not None else None
                 ends = (since if since is not None else table.match.stage_since) + room.turn_seconds
-                if ends <= time.time():
-                    # Time ran out: mark the seat away; a bot plays for it until the player
-                    # acts again.
-                    await self.service.repo.set_away(room.id, seat, True)
-                    await self.service.bus.publish(room_channel(code), {"type": "room"})
-                    self.tables.forget(code)
+                if ends > now:
+                    deadline = ends if deadline is None else min(deadline, ends)
+                elif room.clock_rule == "seat":
+                    await self._hand_over_for_good(code, table, seat)
                     return 0
-                deadline = ends if deadline is None else min(deadline, ends)
+                elif not parked:
+                    # Time ran out: a bot plays this overdue decision for her (and each of
+                    # its sub-actions while she goes on owing it); the seat stays hers.
+                    due.append((seat, CLOCK_LEVEL))
         if due:
             if self.delay > 0:
                 await asyncio.sleep(self.delay)
+                if self.tables.cached(code) is not table:
+                    # The room or the match changed while the bot waited (the player took
+                    # her seat back, another worker moved): decide again from what is now.
+                    return 0
             for seat, level in due:
                 await self._play(code, table, seat, level)
             return 0
-        if deadline is not None:
-            return max(0.05, deadline - time.time())
-        return None
+        if deadline is not None and deadline - now <= NEAR_SECONDS:
+            return max(0.05, deadline - now)
+        return None  # nothing owed soon: a later deadline is the sweep's (``_kick_if_due``)
+
+    async def _hand_over_for_good(self, code: str, table: Table, seat: int) -> None:
+        """The "seat" rule: the seat whose time ran out is a bot's for good."""
+        room = table.room
+        if await self.service.repo.hand_over_for_good(room.id, seat, CLOCK_LEVEL, table.version):
+            await self.service.bus.publish(room_channel(code), {"type": "room"})
+            self.service.notices.changed(code)
+        # Either way the next look reads the room and the match again (a move that landed at
+        # the last moment is why a hand-over may not happen).
+        self.tables.forget(code)
+        self._fresh.add(code)
 
     async def _play(self, code: str, table: Table, seat: int, level: str) -> None:
         """One decision for ``seat`` at ``table``'s version; a refusal falls back to one random

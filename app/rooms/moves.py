@@ -172,6 +172,9 @@ class Moves:
         match = table.match
         if table.result is not None or match.finished:
             raise CovenError("match_over", "the match is over")
+        record = table.room.seat(seat)
+        if not by_bot and record is not None and record.for_good:
+            raise CovenError("seat_handed_over", "a bot plays this seat for good", 409)
         await self._check_version(table, seat, version)
         if seat not in table.to_move:
             raise CovenError("not_your_turn", f"seat {seat} owes no decision now")
@@ -182,7 +185,6 @@ class Moves:
         assert match.acted is not None and match.owing_since is not None  # see Tables.adopt
         acted = list(match.acted)
         acted[seat] = match.version + 1
-        record = table.room.seat(seat)
         back = frozenset({seat}) if not by_bot and record is not None and record.away else None
         now = self.clock.now()
         owing = owing_after(

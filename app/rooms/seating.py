@@ -41,6 +41,16 @@ def check_host(seat: int | None) -> None:
         raise CovenError("not_host", "only the host (seat 0) may do this")
 
 
+def check_away(room: RoomRecord, seat: int) -> None:
+    """The seat is one a bot plays for because the host handed it over (so it can be taken
+    back)."""
+    record = room.seat(seat)
+    if record is not None and record.for_good:
+        raise CovenError("seat_handed_over", "a bot plays this seat for good", 409)
+    if record is None or not record.away:
+        raise CovenError("not_away", "this seat is yours already: no bot plays for it", 409)
+
+
 class Seating:
     def __init__(
         self, repo: Repository, bus: Bus, tables: Tables, notices: Notices, clock: Clock
@@ -139,6 +149,30 @@ class Seating:
             raise CovenError("room_full", "every seat is taken")
         await self.bus.publish(room_channel(code), {"type": "room"})
         return await self.tables.room(code), taken
+
+    async def take_back(self, code: str, token: str | None) -> RoomRecord:
+        """A player whose seat the host handed to a bot takes it back in one click: it is hers
+        again at once, and if she owes a decision her turn clock starts afresh. Never a seat
+        the turn clock handed over for good."""
+        room = await self.tables.room(code)
+        seat = seat_of(room, token)
+        if seat is None:
+            raise CovenError("unauthorized", "this needs your seat's bearer token", 401)
+        check_away(room, seat)
+        if not await self.repo.take_seat_back(room.id, seat):
+            check_away(await self.tables.room(code), seat)  # changed meanwhile: say how
+        if room.status == "playing":
+            async with self.tables.lock(code):  # no move of this worker's in between
+                for _ in range(2):  # the match moved meanwhile: read it again, once
+                    head = await self.repo.match_head(room.id)
+                    if head is None or await self.repo.restart_clock(
+                        head[0], seat, self.clock.now(), room.turn_seconds
+                    ):
+                        break
+                self.tables.room_changed(code)
+        await self.bus.publish(room_channel(code), {"type": "room"})
+        self.notices.changed(code)
+        return await self.tables.room(code)
 
     async def remove_seat(
         self, code: str, token: str | None, seat: int, connected: set[int]

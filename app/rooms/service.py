@@ -94,6 +94,9 @@ class RoomService:
     async def move_seat(self, code: str, token: str | None, seat: int, to: int) -> RoomRecord:
         return await self.seating.move_seat(code, token, seat, to)
 
+    async def take_back(self, code: str, token: str | None) -> RoomRecord:
+        return await self.seating.take_back(code, token)
+
     async def start(self, code: str, token: str | None) -> Table:
         return await self.seating.start(code, token)
 

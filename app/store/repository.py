@@ -414,7 +414,68 @@ class Repository:
                 .values(away=away, away_level=level if away else None)
             )
 
+    async def hand_over_for_good(
+        self, room_id: int, seat: int, level: str, match_version: int
+    ) -> bool:
+        """The turn clock's "seat" rule: a bot of ``level`` plays ``seat`` for good (away and
+        ``for_good``; the player can no longer act nor take it back). Only while the match is
+        still at ``match_version`` (a last-moment move first makes the runner look again) and
+        the seat is not already a bot's; ``False`` otherwise."""
+        async with self._write() as session:
+            still = (
+                select(MatchRow.id)
+                .where(MatchRow.room_id == room_id, MatchRow.version == match_version)
+                .exists()
+            )
+            done = await session.execute(
+                update(SeatRow)
+                .where(
+                    SeatRow.room_id == room_id,
+                    SeatRow.seat == seat,
+                    SeatRow.bot_level.is_(None),
+                    SeatRow.away.is_(False),
+                    still,
+                )
+                .values(away=True, away_level=level, for_good=True)
+            )
+            return bool(done.rowcount)  # type: ignore[attr-defined]
+
+    async def take_seat_back(self, room_id: int, seat: int) -> bool:
+        """A seat the host handed to a bot is its player's again (never one handed over for
+        good); ``False`` when it was not away (or is for good)."""
+        async with self._write() as session:
+            done = await session.execute(
+                update(SeatRow)
+                .where(
+                    SeatRow.room_id == room_id,
+                    SeatRow.seat == seat,
+                    SeatRow.away.is_(True),
+                    SeatRow.for_good.is_(False),
+                )
+                .values(away=False, away_level=None)
+            )
+            return bool(done.rowcount)  # type: ignore[attr-defined]
+
     # -- matches ----------------------------------------------------------------------------
+
+    async def restart_clock(
+        self, match: MatchRecord, seat: int, now: float, turn_seconds: float | None
+    ) -> bool:
+        """``seat`` owes its decision from ``now`` (a player took her seat back: her turn clock
+        starts afresh), and the match's ``due_at`` follows. Only while the match is still at
+        ``match.version`` (its ``owing_since`` is the one this starts from); ``False`` when it
+        moved meanwhile: read it again."""
+        if match.owing_since is None or match.owing_since[seat] is None:
+            return True  # she owes nothing: no clock to restart
+        owing = list(match.owing_since)
+        owing[seat] = now
+        async with self._write() as session:
+            done = await session.execute(
+                update(MatchRow)
+                .where(MatchRow.id == match.id, MatchRow.version == match.version)
+                .values(owing_since=owing, due_at=due_at(owing, turn_seconds))
+            )
+            return bool(done.rowcount)  # type: ignore[attr-defined]
 
     async def start_match(
         self,
@@ -675,10 +736,12 @@ class Repository:
             events = wire.loads(row["events"]) if row["events"] is not None else []
             yield locked, (record, list(events))
 
-    async def rooms_needing_bots(self) -> list[tuple[str, int, int]]:
+    async def rooms_needing_bots(self) -> list[tuple[str, int, int, float | None]]:
         """Rooms in play where a bot may owe a move (bot seats, away seats, or a turn clock),
         each with its match version and how many seats are away: what the bot sweep compares
-        to decide whether a room changed since it last looked."""
+        to decide whether a room changed since it last looked; and its match's ``due_at`` (the
+        earliest end of a turn clock, by the server's clock), so a clock days long is found
+        when it runs out with nothing kept in memory."""
         async with self.readers() as session:
             helped = select(SeatRow.room_id).where(
                 (SeatRow.bot_level.is_not(None)) | (SeatRow.away.is_(True))
@@ -689,14 +752,16 @@ class Repository:
                 .scalar_subquery()
             )
             rows = await session.execute(
-                select(RoomRow.code, MatchRow.version, away)
+                select(RoomRow.code, MatchRow.version, away, MatchRow.due_at)
                 .join(MatchRow, MatchRow.room_id == RoomRow.id)
                 .where(
                     RoomRow.status == "playing",
                     (RoomRow.turn_seconds.is_not(None)) | (RoomRow.id.in_(helped)),
                 )
             )
-            return [(code, int(version), int(count)) for code, version, count in rows.all()]
+            return [
+                (code, int(version), int(count), due) for code, version, count, due in rows.all()
+            ]
 
     # -- chat -------------------------------------------------------------------------------
 

@@ -74,14 +74,14 @@ async def test_turn_clock_lets_a_bot_play_for_a_late_seat(tmp_path: Path) -> Non
         await host.http.post(f"/api/rooms/{code}/start")
         await host.at_version(0)
         assert (await host.act({"type": "pick", "value": 1}))["type"] == "ack"
-        # Sleepy never picks: the clock runs out, a bot picks for seat 1, seat 1 is away.
+        # Sleepy never picks: the clock runs out, a bot picks for seat 1; the seat stays hers
+        # (the default rule, "move": never marked away).
         await host.at_version(2, timeout=10)
         room = (await host.http.get(f"/api/rooms/{code}")).json()
-        assert [s["away"] for s in room["seats"]] == [False, True]
-        await sleepy.until(
-            lambda: any(m["type"] == "presence" and m["seats"][1]["away"] for m in sleepy.messages)
-        )
-        # The host calls in time; in the next round Sleepy is back before the bot moves.
+        assert [s["away"] for s in room["seats"]] == [False, False]
+        assert not any(m["type"] == "presence" and m["seats"][1]["away"] for m in sleepy.messages)
+        # The host calls in time; in the next round Sleepy, with her full time again, picks
+        # before the bot moves.
         assert (await host.act({"type": "call", "guess": "low"}, version=2))["type"] == "ack"
         state = await sleepy.at_version(3)
         assert state["legal"]
