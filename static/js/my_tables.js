@@ -19,6 +19,7 @@ const holdsProfile = root.dataset.profile === "1";
 let mine = { tables: [], offset: 0 };
 let loaded = false;
 let refreshTimer = null;
+let asked = 0; // refreshes asked for: only the latest one's answer is drawn
 
 window.coven = Object.assign(window.coven || {}, { myTables: { loads: 0 } });
 
@@ -219,17 +220,23 @@ function tick() {
 
 async function refresh() {
   clearTimeout(refreshTimer);
+  // (a slow answer overtaken by a later one, the tab back in view meanwhile, is dropped)
+  const ticket = ++asked;
   try {
-    mine = mayHoldTables(holdsProfile) ? await loadMyTables() : { tables: [], offset: 0 };
+    const answer = mayHoldTables(holdsProfile) ? await loadMyTables() : { tables: [], offset: 0 };
+    if (ticket !== asked) return;
+    mine = answer;
     loaded = true;
     note.textContent = "";
     draw();
   } catch {
     note.textContent = t("tables.refresh_failed");
   } finally {
-    body.setAttribute("aria-busy", "false");
-    window.coven.myTables.loads += 1;
-    refreshTimer = setTimeout(refresh, REFRESH_MS);
+    if (ticket === asked) {
+      body.setAttribute("aria-busy", "false");
+      window.coven.myTables.loads += 1;
+      refreshTimer = setTimeout(refresh, REFRESH_MS);
+    }
   }
 }
 

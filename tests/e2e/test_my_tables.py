@@ -159,7 +159,7 @@ def test_my_tables_lists_her_tables_yours_to_play_first(
     lobby.start()
     started = time.monotonic()
     wait_until(mira.page, "document.title === '(2) My tables · Coven'", POLL_SECONDS + 5)
-    assert mira.page.evaluate("window.coven.myTables.loads") == loads + 1  # one poll did it
+    assert mira.page.evaluate("window.coven.myTables.loads") > loads  # its poll did it
     assert time.monotonic() - started <= POLL_SECONDS + 5
     assert rows(mira) == [
         (daily.code, True, "Your turn"),
