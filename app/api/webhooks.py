@@ -50,9 +50,11 @@ class WebhookSetting(BaseModel):
 
 
 class WebhookInfo(BaseModel):
-    """Whether a webhook is set; its format, language and URL to its setter only."""
+    """Whether a webhook is set, and whether the caller may set it (the host, the keeper); its
+    format, language and URL to her only."""
 
     set: bool
+    editable: bool = False
     format: str | None = None
     lang: str | None = None
     url: str | None = None
@@ -71,9 +73,10 @@ def _store(notify: Notify) -> WebhookStore:
 
 
 def _shown(hook: Webhook | None) -> WebhookInfo:
+    """The webhook as its setter sees it."""
     if hook is None:
-        return WebhookInfo(set=False)
-    return WebhookInfo(set=True, format=hook.format, lang=hook.lang, url=hook.url)
+        return WebhookInfo(set=False, editable=True)
+    return WebhookInfo(set=True, editable=True, format=hook.format, lang=hook.lang, url=hook.url)
 
 
 async def _checked(body: WebhookSetting, request: Request, coven: ServicesDep) -> dict[str, str]:

@@ -1,7 +1,8 @@
 // A circle's page (/circles/{id}), for its members: the name (the keeper renames it), the
 // members (the keeper removes one; anyone leaves), the invite link with its QR code (where this
 // browser holds it; the keeper makes a new one), the tables open for it and a button to open
-// one, its leaderboard per game and its recent matches.
+// one, its leaderboard per game and its recent matches; for the keeper, the group chat's
+// webhook its tables post to (webhook_form.js).
 
 import { api } from "./api.js";
 import { forgetInvite, heldInvite, keepInvite } from "./circle_invites.js";
@@ -9,12 +10,15 @@ import { clear, copyText, h, toast } from "./dom.js";
 import { errorText, typedName } from "./forms.js";
 import { matchRow, openTableRow } from "./home.js";
 import { has, initI18n, onLanguageChange, t, tn } from "./i18n.js";
+import { createWebhookForm } from "./webhook_form.js";
 
 const POLL_MS = 15000;
 const circleId = document.getElementById("circle").dataset.circle;
 let page = null;
 // The invite link as the server showed it to this browser (url, svg), or why it is not shown.
 let invite = null;
+// The keeper's webhook form (made once: a redraw keeps what she typed), or null.
+let webhook = null;
 
 function gameTitle(id) {
   const key = `game.${id}.title`;
@@ -225,6 +229,26 @@ function invitePanel() {
   return panel(t("circle.invite"), "circle-invite", ...body);
 }
 
+async function loadWebhook() {
+  if (!page.circle.keeper) {
+    webhook = null;
+    return;
+  }
+  if (webhook) return;
+  webhook = createWebhookForm({
+    path: `/api/circles/${encodeURIComponent(circleId)}/webhook`,
+    explainKey: "webhook.explain_circle",
+    heading: false,
+  });
+  await webhook.load();
+}
+
+function webhookPanel() {
+  if (!webhook) return null;
+  webhook.draw();
+  return panel(t("webhook.title"), "circle-webhook", webhook.node);
+}
+
 function tables() {
   return panel(
     t("circle.tables"),
@@ -304,7 +328,7 @@ function render() {
       "div",
       { class: "circle-grid" },
       h("div", { class: "circle-col" }, tables(), leaderboards(), recent()),
-      h("div", { class: "circle-col" }, members(), invitePanel()),
+      h("div", { class: "circle-col" }, members(), invitePanel(), webhookPanel()),
     ),
   );
 }
@@ -331,8 +355,9 @@ async function load() {
     return;
   }
   await loadInvite();
-  // Not while a rename is being typed.
-  if (!document.querySelector("[data-testid=circle-new-name]")) render();
+  await loadWebhook();
+  // Not while a rename or a webhook is being typed.
+  if (!document.querySelector("[data-testid=circle-new-name]") && !(webhook && webhook.busy())) render();
 }
 
 async function main() {

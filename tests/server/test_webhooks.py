@@ -290,7 +290,10 @@ async def test_a_private_address_is_refused_without_the_setting(tmp_path: Path) 
         answer = await set_hook(host, code, "https://example.com/hook", "telegram")
         assert answer.json()["error"]["code"] == "bad_format"
         # Nothing was stored.
-        assert (await host.http.get(f"/api/rooms/{code}/webhook")).json() == {"set": False}
+        assert (await host.http.get(f"/api/rooms/{code}/webhook")).json() == {
+            "set": False,
+            "editable": True,
+        }
         await close(clients)
 
 
@@ -342,12 +345,13 @@ async def test_only_the_host_sets_and_sees_the_url(
     # The host gets it back; anyone else learns only that one is set.
     assert (await ada.http.get(path)).json() == {
         "set": True,
+        "editable": True,
         "format": "discord",
         "lang": "en",
         "url": url,
     }
-    assert (await bea.http.get(path)).json() == {"set": True}
-    assert (await spectator.http.get(path)).json() == {"set": True}
+    assert (await bea.http.get(path)).json() == {"set": True, "editable": False}
+    assert (await spectator.http.get(path)).json() == {"set": True, "editable": False}
     # Play the match with everyone watching: nothing anyone else receives carries the URL.
     await bea.connect(code)
     await spectator.connect(code)
@@ -378,7 +382,7 @@ async def test_only_the_host_sets_and_sees_the_url(
     answer = await ada.http.put(path, json=body)
     assert (answer.status_code, answer.json()["error"]["code"]) == (409, "room_over")
     assert (await ada.http.delete(path)).status_code == 204
-    assert (await ada.http.get(path)).json() == {"set": False}
+    assert (await ada.http.get(path)).json() == {"set": False, "editable": True}
     await close([ada, bea, spectator])
 
 
@@ -436,7 +440,7 @@ async def test_a_circles_tables_post_to_its_webhook(
     )
     assert (await keeper.http.put(path, json=body)).status_code == 200
     assert (await keeper.http.get(path)).json()["url"] == url
-    assert (await member.http.get(path)).json() == {"set": True}
+    assert (await member.http.get(path)).json() == {"set": True, "editable": False}
     assert (await outsider.http.get(path)).status_code == 404
     assert url not in (await member.http.get(f"/api/circles/{circle}")).text
     # A table the member opens for the circle posts there (in the circle webhook's language).
@@ -462,7 +466,7 @@ async def test_a_circles_tables_post_to_its_webhook(
     assert post.text == f"Le toca a Bea — {TITLE} con Bea y Dan"
     assert post.headers["click"] == f"{server.url}/r/{code}"
     assert (await keeper.http.delete(path)).status_code == 204
-    assert (await member.http.get(path)).json() == {"set": False}
+    assert (await member.http.get(path)).json() == {"set": False, "editable": False}
     for client in (keeper, member, outsider):
         await client.http.aclose()
     await host.close()
