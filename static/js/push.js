@@ -24,6 +24,9 @@ const panel = document.getElementById("notify-panel");
 const box = document.getElementById("push-box");
 // The tables this device has pushes on for (one browser subscription serves them all).
 const ROOMS_KEY = "coven:push:rooms";
+// A browser that cannot reach its push service (offline, blocked) may never answer a
+// subscription: given up after this long, with a message.
+const SUBSCRIBE_MS = 20000;
 
 const state = {
   mode: "idle", // "idle" | "unsupported" | "off" | "on" | "busy"
@@ -107,10 +110,12 @@ async function subscribe() {
   }
   if (!subscription) {
     try {
-      subscription = await ready.pushManager.subscribe({
-        userVisibleOnly: true,
-        applicationServerKey: fromBase64url(key),
+      let timer;
+      const late = new Promise((_, reject) => {
+        timer = setTimeout(() => reject(new Error("timeout")), SUBSCRIBE_MS);
       });
+      const asked = ready.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: fromBase64url(key) });
+      subscription = await Promise.race([asked, late]).finally(() => clearTimeout(timer));
     } catch (err) {
       throw new PushFailure(err && err.name === "NotAllowedError" ? "push.denied" : "push.no_service");
     }
