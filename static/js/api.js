@@ -90,9 +90,10 @@ export function rejoinUrl(code, seat, token) {
 }
 
 /** Create a room, remember its seat, and return its code. */
-export async function createRoom({ game, visibility, options, name, turnSeconds, seats: seatCount, circle, rematchBy }) {
+export async function createRoom({ game, visibility, options, name, turnSeconds, clockRule, seats: seatCount, circle, rematchBy }) {
   const body = { game, visibility, options, name };
   if (turnSeconds) body.turn_seconds = turnSeconds; // none: no clock
+  if (turnSeconds && clockRule === "seat") body.clock_rule = clockRule; // else "move"
   if (seatCount) body.seats = seatCount; // none: the game's maximum
   if (circle) body.circle = circle; // a table opened for a circle (its public id)
   if (rematchBy === "anyone") body.rematch_by = rematchBy; // else the host alone (the default)

@@ -6,15 +6,20 @@ import { errorText, typedName } from "./forms.js";
 import { showHome } from "./home.js";
 import { has, initI18n, onLanguageChange, t } from "./i18n.js";
 import { showProfileEntry } from "./profile_entry.js";
+import { clockWords } from "./setup_text.js";
 
 const POLL_MS = 3000;
 let games = [];
 let chosen = null;
 let rooms = [];
-// The table's own setup, the same for every game: a turn clock (seconds; 0 = none) and how
+// The table's own setup, the same for every game: a turn clock (seconds; 0 = none) at a live
+// pace or by correspondence (12 h, 1 day, 3 days per move), what happens when a seat's time
+// runs out ("move": a bot plays that move; "seat": the seat goes to a bot for good), and how
 // many seats (0 = the game's maximum). Kept across a game switch or a language switch.
-const TURN_CLOCKS = [0, 30, 60, 120, 300];
-const setup = { turnSeconds: 0, seats: 0 };
+const LIVE_CLOCKS = [30, 60, 120, 300];
+const CORRESPONDENCE_CLOCKS = [43200, 86400, 259200];
+const CLOCK_RULES = ["move", "seat"];
+const setup = { turnSeconds: 0, seats: 0, clockRule: "move" };
 
 function gameText(game, what) {
   const key = `game.${game.id}.${what}`;
@@ -58,7 +63,35 @@ function renderGames() {
 
 function clockText(seconds) {
   if (!seconds) return t("lobby.clock_off");
-  return seconds < 60 ? t("lobby.clock_seconds", { n: seconds }) : t("lobby.clock_minutes", { n: seconds / 60 });
+  if (seconds < 60) return t("lobby.clock_seconds", { n: seconds });
+  if (seconds < 3600) return t("lobby.clock_minutes", { n: seconds / 60 });
+  if (seconds % 86400) return t("lobby.clock_hours", { n: seconds / 3600 });
+  return seconds === 86400 ? t("lobby.clock_day") : t("lobby.clock_days", { n: seconds / 86400 });
+}
+
+function clockChoice(seconds) {
+  return h(
+    "label",
+    {},
+    h("input", {
+      type: "radio",
+      name: "turn-clock",
+      value: seconds,
+      checked: seconds === setup.turnSeconds,
+      "data-testid": `turn-clock-${seconds}`,
+      onchange: (event) => {
+        setup.turnSeconds = Number(event.target.value);
+        for (const input of document.querySelectorAll('input[name="clock-rule"]')) input.disabled = !setup.turnSeconds;
+      },
+    }),
+    " ",
+    clockText(seconds),
+  );
+}
+
+// The choices of one pace under its name ("Live", "Correspondence (across days)").
+function clockGroup(name, seconds) {
+  return h("div", { class: "clock-group", role: "group", "aria-label": name }, h("span", { class: "clock-group-name" }, name), seconds.map(clockChoice));
 }
 
 function tableSetup() {
@@ -91,23 +124,32 @@ function tableSetup() {
       "fieldset",
       { class: "choice-row", dataset: { setup: "clock" } },
       h("legend", {}, t("lobby.turn_clock")),
-      TURN_CLOCKS.map((seconds) =>
+      clockChoice(0),
+      clockGroup(t("lobby.pace_live"), LIVE_CLOCKS),
+      clockGroup(t("lobby.pace_correspondence"), CORRESPONDENCE_CLOCKS),
+      h("p", { class: "muted small" }, t("lobby.turn_clock_help")),
+    ),
+    h(
+      "fieldset",
+      { class: "choice-row", dataset: { setup: "clock-rule" } },
+      h("legend", {}, t("lobby.clock_rule")),
+      CLOCK_RULES.map((rule) =>
         h(
           "label",
           {},
           h("input", {
             type: "radio",
-            name: "turn-clock",
-            value: seconds,
-            checked: seconds === setup.turnSeconds,
-            "data-testid": `turn-clock-${seconds}`,
-            onchange: (event) => { setup.turnSeconds = Number(event.target.value); },
+            name: "clock-rule",
+            value: rule,
+            checked: rule === setup.clockRule,
+            disabled: !setup.turnSeconds,
+            "data-testid": `clock-rule-${rule}`,
+            onchange: (event) => { setup.clockRule = event.target.value; },
           }),
           " ",
-          clockText(seconds),
+          t(`lobby.clock_rule_${rule}`),
         ),
       ),
-      h("p", { class: "muted small" }, t("lobby.turn_clock_help")),
     ),
   ];
 }
@@ -188,6 +230,7 @@ function renderRooms() {
           h("strong", {}, room.name),
           h("span", { class: "muted small" }, game ? gameText(game, "title") : room.title),
           h("span", { class: "badge" }, t("lobby.seats_taken", { taken, total: room.seat_count })),
+          room.turn_seconds ? h("span", { class: "badge pace", "data-testid": "room-pace", dataset: { pace: room.pace || "" } }, clockWords(t, room.turn_seconds)) : null,
           room.status === "playing" ? h("span", { class: "badge live" }, t("lobby.playing")) : null,
         ),
       ),
@@ -274,6 +317,7 @@ async function main() {
         options: readOptions(),
         name,
         turnSeconds: setup.turnSeconds,
+        clockRule: setup.turnSeconds ? setup.clockRule : "move",
         seats: setup.seats,
         circle: forCircle ? forCircle.public_id : null,
         rematchBy: document.querySelector('input[name="rematch_by"]:checked').value,

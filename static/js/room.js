@@ -1,9 +1,12 @@
 // The room page (/r/{code}): seats, presence, invite and rejoin links, host tools, chat, the
-// table log, and the live table drawn by the game's renderer (static/js/games/{game}.js).
+// table log, and the live table drawn by the game's renderer (static/js/games/{game}.js), whose
+// boards this page fills with what every game shows alike: each seat's turn clock, "away" or
+// "bot playing", and the host's hand-over; and the banner that gives a player her seat back.
 
 import { api, playerName, rejoinUrl, roomUrl, seats as seatStore } from "./api.js";
 import { createChat } from "./chat.js";
 import { RoomClient } from "./client.js";
+import { clockChip, setServerNow } from "./clocks.js";
 import { clear, copyText, h, toast } from "./dom.js";
 import { errorText, typedName } from "./forms.js";
 import { has, initI18n, onLanguageChange, t } from "./i18n.js";
@@ -13,7 +16,7 @@ import { offerKeepProfile } from "./profile.js";
 import { createProfileSeat } from "./profile_seat.js";
 import { createRematch } from "./rematch.js";
 import { loadRenderer } from "./renderers.js";
-import { clockWords, optionWords } from "./setup_text.js";
+import { clockRuleWords, clockWords, optionWords } from "./setup_text.js";
 import { createTalk } from "./talk.js";
 import { createTurnAlert } from "./turn_alert.js";
 
@@ -111,7 +114,7 @@ function renderSeats() {
     }
     const presence = info.bot ? "bot" : info.connected ? "on" : "off";
     const label = info.bot ? t("room.presence_bot") : info.connected ? t("room.presence_on") : t("room.presence_off");
-    const canHandOver = isHost() && playing && !info.bot && !info.away && !info.connected && room.status === "playing";
+    const canHandOver = canHandOverSeat(seat);
     // Before the start: the host empties a bot's seat or an absent player's; a player leaves.
     const canRemove = isHost() && !playing && seat !== 0 && (info.bot || !info.connected);
     const canLeave = me && !playing && seat !== 0;
@@ -126,7 +129,11 @@ function renderSeats() {
         seat === 0 ? h("span", { class: "badge" }, t("room.host")) : null,
         // (the seat's name already says "Bot n": the badge needs only the level)
         info.bot ? h("span", { class: "badge bot", title: `${t("room.bot")} · ${botLevelName(info.bot)}` }, botLevelName(info.bot)) : null,
-        info.away ? h("span", { class: "badge away" }, t("room.away")) : null,
+        info.away ? h("span", { class: "badge away", "data-for-good": info.for_good ? "1" : null }, t(info.for_good ? "room.bot_for_good" : "room.away")) : null,
+        room.status !== "finished" && seatPresence(info) === "away"
+          ? h("span", { class: "badge seat-away", "data-testid": `seat-away-${seat}`, title: t("room.away_title") }, t("room.seat_away"))
+          : null,
+        seatClock(seat, `seat-clock-${seat}`),
         seatActions(
           canHandOver ? botLevelPicker(`bot-level-${seat}`) : null,
           canHandOver
@@ -144,7 +151,113 @@ function renderSeats() {
     );
   }
   renderSetup();
+  renderSeatBanner();
   document.getElementById("spectators").textContent = page.spectators ? t("room.spectators", { count: page.spectators }) : "";
+}
+
+// -- who is at the table, and the turn clocks ------------------------------------------------
+/** How a seat sits at the table: "bot" (a bot's own seat), "for_good" (the turn clock handed
+ * it to a bot for good), "bot_playing" (the host handed it to a bot while she was away),
+ * "away" (a person with no page open here), or "here". */
+function seatPresence(info) {
+  if (!info || info.connected === undefined) return "here";
+  if (info.bot) return "bot";
+  if (info.for_good) return "for_good";
+  if (info.away) return "bot_playing";
+  return info.connected ? "here" : "away";
+}
+
+const matchOn = () => Boolean(page.room && page.room.status === "playing" && page.state && !page.state.result);
+
+// The host may hand a vanished player's seat to a bot, from the seat list or from her board.
+function canHandOverSeat(seat) {
+  return isHost() && Boolean(page.room) && page.room.status === "playing" && seatPresence(seatInfo(seat)) === "away";
+}
+
+/** The turn clock of a person's seat that owes a decision now (none for a seat a bot plays,
+ * nor after the end): a chip counting down (clocks.js). */
+function seatClock(seat, testid) {
+  const clock = page.state && !page.state.result ? page.state.clock : null;
+  const due = clock && clock.due ? clock.due[seat] : null;
+  if (due === null || due === undefined) return null;
+  if (!["here", "away"].includes(seatPresence(seatInfo(seat)))) return null;
+  return clockChip(t, { due, pace: clock.pace, label: t("room.clock_label", { name: seatName(seat) }), testid });
+}
+
+/** What every game's board of `seat` shows after the game's own chips (table.js playerBoard):
+ * its clock, whether its player is away or a bot plays for her, and the host's hand-over. */
+function boardChips(seat) {
+  if (!matchOn()) return [];
+  const presence = seatPresence(seatInfo(seat));
+  const words = {
+    away: ["seat-away", `away-${seat}`, "room.seat_away"],
+    bot_playing: ["bot-playing", `bot-playing-${seat}`, "room.away"],
+    for_good: ["bot-for-good", `bot-for-good-${seat}`, "room.bot_for_good"],
+  }[presence];
+  return [
+    seatClock(seat, `clock-${seat}`),
+    words ? h("span", { class: `chip ${words[0]}`, "data-testid": words[1], title: presence === "away" ? t("room.away_title") : null }, t(words[2])) : null,
+    canHandOverSeat(seat)
+      ? h("button", { class: "btn small hand-over", type: "button", "data-testid": `hand-to-bot-board-${seat}`, onclick: () => handToBot(seat) }, t("room.hand_to_bot"))
+      : null,
+  ];
+}
+
+// Above the table, to a player whose seat a bot plays: one click takes it back (unless the turn
+// clock handed it over for good, which it says instead).
+function renderSeatBanner() {
+  let box = document.getElementById("seat-banner");
+  if (!box) {
+    box = h("div", { id: "seat-banner", class: "seat-banner", "data-testid": "seat-banner", hidden: true });
+    document.getElementById("table").before(box);
+  }
+  const info = page.mine ? seatInfo(page.mine.seat) : null;
+  const presence = info && matchOn() ? seatPresence(info) : "here";
+  const shown = presence === "for_good" || presence === "bot_playing" ? presence : "";
+  if (box.dataset.shown === shown) return;
+  box.dataset.shown = shown;
+  clear(box).hidden = !shown;
+  if (shown === "for_good") box.append(h("p", { role: "status" }, t("room.handed_for_good_note")));
+  if (shown === "bot_playing") {
+    box.append(
+      h("p", { role: "status" }, t("room.bot_plays_for_you")),
+      h("button", { class: "btn primary", type: "button", "data-testid": "take-back", onclick: takeBack }, t("room.take_back")),
+    );
+  }
+}
+
+async function takeBack(event) {
+  const button = event.currentTarget;
+  button.disabled = true;
+  try {
+    const room = await api("POST", `/api/rooms/${encodeURIComponent(code)}/back`, { token: page.mine.token });
+    page.room = room;
+    page.seats = room.seats;
+    toast(t("room.took_back"));
+    renderAll();
+    refreshClocks(); // her clock starts afresh
+  } catch (err) {
+    failed(err);
+    button.disabled = false;
+  }
+}
+
+// A seat taken back from a bot restarts its clock without a new version of the match (no
+// `state` follows): read the state again and take its clocks.
+async function refreshClocks() {
+  if (!page.state || page.state.result) return;
+  try {
+    const message = await api("GET", `/api/rooms/${encodeURIComponent(code)}/state`, { token: page.mine ? page.mine.token : null });
+    if (!page.state || message.version !== page.state.version) {
+      page.client.applyState(message);
+      return;
+    }
+    page.state.clock = message.clock;
+    renderSeats();
+    if (page.renderer) page.renderer.render(page.state);
+  } catch {
+    /* the next state brings the clocks */
+  }
 }
 
 // A seat's own controls (hand over, remove, leave, move up) as one group at the end of its line:
@@ -373,6 +486,7 @@ function renderSetup() {
   clear(box);
   if (!room) return;
   const words = [...optionWords(t, has, room.game, room.options), `${t("room.turn_clock")}: ${clockWords(t, room.turn_seconds)}`];
+  if (room.turn_seconds) words.push(`${t("room.clock_rule")}: ${clockRuleWords(t, room.clock_rule)}`);
   box.append(h("ul", { class: "muted setup-list", "data-testid": "room-options" }, words.map((w) => h("li", {}, w))));
   // (not one append with a null: the DOM's append writes a null out as the text "null")
   if (page.mine && page.turnAlert) box.append(page.turnAlert.controls());
@@ -466,6 +580,7 @@ async function ensureRenderer() {
     },
     seatName,
     seatInfo,
+    boardChips,
     mySeat: () => (page.state ? page.state.seat : page.mine ? page.mine.seat : null),
     rematchControls: (label) => page.rematch.controls(label),
   });
@@ -529,6 +644,8 @@ async function main() {
   let held = [];
   const withRoom = (handle) => (message) => (held ? held.push(() => handle(message)) : handle(message));
   client
+    // The server's time, which the turn clocks count down in (its first message).
+    .on("clock", (message) => setServerNow(message.now))
     .on("status", (status) => {
       setConnection(status);
       // Back online: whatever move was in flight is answered by the fresh snapshot (or not at
@@ -539,7 +656,10 @@ async function main() {
     .on("gap", withRoom(({ from, to, events }) => fillLog(from, to, events)))
     .on("presence", withRoom((message) => {
       const wasOpen = page.room.status === "open";
+      // A seat taken back from a bot: its clock started afresh (no new state says so).
+      const back = page.seats.some((old) => old.away && !(message.seats.find((s) => s.seat === old.seat) || {}).away);
       page.seats = message.seats;
+      if (back) refreshClocks();
       page.spectators = message.spectators;
       if (message.status) page.room.status = message.status;
       if (wasOpen && message.status !== "open") refreshRoom().then(renderAll).catch(() => {});

@@ -365,15 +365,18 @@ export function chip(text, kind = "", testid = null) {
  * viewer's own board (`data-testid="my-board"`, others `board-{seat}`); `active` the seat that
  * owes a move now. `collapsible` (for another player's board) makes it an `opponentPanel`: the
  * header is its summary, the body its detail, and `glance` nodes join the header while it is
- * collapsed (a compact count of what the body shows in full).
+ * collapsed (a compact count of what the body shows in full). The page adds what every game's
+ * boards show alike after the game's chips (`ctx.boardChips(seat)`, where the page has it: the
+ * seat's turn clock, "away" or "bot playing", the host's hand-over).
  */
 export function playerBoard(ctx, seat, { mine = false, active = false, chips = [], body = [], extra = "", collapsible = false, glance = [] } = {}) {
   const attrs = { class: `board ${mine ? "mine" : ""} ${active ? "active" : ""} ${extra}`.trim(), "data-seat": seat, "data-testid": mine ? "my-board" : `board-${seat}` };
   const name = h("strong", { class: "board-name", "data-testid": mine ? "my-seat-name" : null }, ctx.seatName(seat));
+  const status = ctx.boardChips ? ctx.boardChips(seat) : [];
   if (collapsible && !mine) {
-    return opponentPanel([chips, h("span", { class: "glance" }, glance)], body, { key: `board-${seat}`, label: [presenceDot(ctx, seat), name], attrs, headClass: "board-head" });
+    return opponentPanel([chips, status, h("span", { class: "glance" }, glance)], body, { key: `board-${seat}`, label: [presenceDot(ctx, seat), name], attrs, headClass: "board-head" });
   }
-  return h("section", attrs, h("header", { class: "board-head" }, presenceDot(ctx, seat), name, chips), body);
+  return h("section", attrs, h("header", { class: "board-head" }, presenceDot(ctx, seat), name, chips, status), body);
 }
 
 // -- another player's area: a compact summary that opens on a tap --------------------------------

@@ -1,6 +1,7 @@
-"""Nobody can stall the table (issue 13, item 2), in Chromium against `coven serve`: the
-lobby's turn clock hands a stalled seat to a bot, a background tab is told its turn came
-(title and notification), and before the start the host removes a bot and a player leaves.
+"""Nobody can stall the table (issue 13, item 2), in Chromium against `coven serve`: when the
+lobby's turn clock runs out a bot plays the stalled seat's move (the seat stays its player's),
+a background tab is told its turn came (title and notification), and before the start the host
+removes a bot and a player leaves.
 """
 
 from __future__ import annotations
@@ -83,14 +84,14 @@ def join(page: Any, url: str, code: str, name: str, seat: int) -> None:
     page.wait_for_selector(f"[data-testid=seat-{seat}] >> text={name}")
 
 
-def test_the_lobbys_turn_clock_hands_a_stalled_seat_to_a_bot(
+def test_the_lobbys_turn_clock_lets_a_bot_play_a_stalled_seats_move(
     browser: Any, coven_server: str
 ) -> None:
     errors: list[str] = []
     host = new_page(browser, errors)
     guest = new_page(browser, errors)
     open_from_lobby(host, coven_server, "Ada")
-    for seconds in (0, 30, 60, 120, 300):
+    for seconds in (0, 30, 60, 120, 300, 43200, 86400, 259200):
         host.wait_for_selector(f"[data-testid=turn-clock-{seconds}]")
     # The lobby's shortest clock is 30 s; the test makes that choice send 2 s (the API takes
     # any positive clock), so the clock runs out within the test.
@@ -101,17 +102,23 @@ def test_the_lobbys_turn_clock_hands_a_stalled_seat_to_a_bot(
     assert room["turn_seconds"] == 2 and room["seat_count"] == 2
     # The room page says what was chosen, in the lobby's words.
     options = host.inner_text("[data-testid=room-options]")
-    assert "Turn clock: 2 s per turn" in options
+    assert "Turn clock: 2 s per move" in options
     assert "Personalities" in options or "personalities" in options
     join(guest, coven_server, code, "Bea", 1)
     host.click("[data-testid=start]")
     guest.wait_for_selector("#table .ww")
-    # Nobody moves: each stalled seat is handed to a bot once its clock runs out.
+    # Each stalled seat's clock counts down on the table.
+    host.wait_for_selector("[data-testid=my-board] [data-testid=clock-0]")
+    host.wait_for_selector("[data-testid=board-1] [data-testid=clock-1]")
+    # Nobody moves: once a seat's clock runs out a bot plays its move; the seat stays its
+    # player's (the lobby's default rule).
     deadline = time.monotonic() + 20
-    while not any(s["away"] for s in httpx.get(f"{coven_server}/api/rooms/{code}").json()["seats"]):
-        assert time.monotonic() < deadline, "the turn clock never handed a seat to a bot"
+    while httpx.get(f"{coven_server}/api/rooms/{code}/log").json()["version"] < 1:
+        assert time.monotonic() < deadline, "the turn clock never let a bot play the move"
         time.sleep(0.2)
-    host.wait_for_selector("[data-testid=seats] .badge.away")
+    seats = httpx.get(f"{coven_server}/api/rooms/{code}").json()["seats"]
+    assert [s["away"] for s in seats] == [False, False]
+    assert host.locator("[data-testid=seats] .badge.away").count() == 0
     assert host.evaluate("window.coven.missingKeys()") == []
     assert errors == []
     host.context.close()

@@ -39,6 +39,11 @@ export async function createRenderer(ctx) {
 
   // -- words ---------------------------------------------------------------------------------
   const name = (seat) => ctx.seatName(seat);
+  // A person's seat with no page open at the table, and no bot playing for it.
+  const awayFromTable = (seat) => {
+    const info = ctx.seatInfo ? ctx.seatInfo(seat) : null;
+    return Boolean(info && !info.bot && !info.away && !info.connected);
+  };
   const roleName = (id) => t(`wb.role.${id}`);
   const announce = (id) => t(`wb.announce.${id}`);
   const spellName = (id) => t(`wb.spell.${id}`);
@@ -227,7 +232,8 @@ export async function createRenderer(ctx) {
           "li",
           { class: `answer a-waiting ${now ? "now" : ""}`, "data-seat": seat, "data-answer": "waiting" },
           h("span", { class: "answer-who" }, name(seat)),
-          h("span", { class: "bubble" }, now ? t("wb.thinking") : "…"),
+          // (a player whose every page is closed is not thinking: she is away)
+          h("span", { class: "bubble" }, now ? (awayFromTable(seat) ? t("room.seat_away") : t("wb.thinking")) : "…"),
         ),
       );
     }
