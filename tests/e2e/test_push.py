@@ -114,9 +114,8 @@ def first_push(service: PushService, device: Device, room: HostedRoom) -> Delive
     deadline = time.monotonic() + 30
     while not service.to(device):
         assert time.monotonic() < deadline, "no push reached Bob's device"
-        state = room.state()
-        if 1 not in state["to_move"] and 0 in state["to_move"] and state["legal"]:
-            room._act(state, rng)
+        if 1 not in room.state()["to_move"]:
+            room.play_moves([room.token], 1, rng)
         time.sleep(0.1)
     (delivery,) = service.wait_for(device)
     return delivery

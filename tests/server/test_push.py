@@ -222,6 +222,30 @@ async def test_a_service_that_fails_is_tried_again(tmp_path: Path) -> None:
             await bob.close()
 
 
+async def test_a_redirect_is_not_followed(
+    server: ThreadServer, push: PushService, tmp_path: Path
+) -> None:
+    code, (ana, bob) = await open_room(server.url, "test-turns", ["Ana", "Bob"])
+    elsewhere = push.device()
+    device = push.device(status=307)
+    device.location = elsewhere.endpoint
+    assert (await opt_in(bob, code, device)).status_code == 200
+    await ana.http.post(f"/api/rooms/{code}/start")
+    await play_turn(ana, code)
+    push.wait_for(device)
+    await until(
+        lambda: rows(tmp_path, "SELECT outcome FROM notifications") == [("failed",)],
+        "the push given up",
+    )
+    (error,) = rows(tmp_path, "SELECT last_error FROM notifications")
+    assert "redirect" in error[0]
+    assert push.to(elsewhere) == []
+    assert len(push.to(device)) == 1  # refused for good: not tried again
+    assert len(rows(tmp_path, "SELECT id FROM push_subscriptions")) == 1
+    await ana.close()
+    await bob.close()
+
+
 BAD_SUBSCRIPTIONS: list[tuple[str, Any]] = [
     ("not an object", "https://push.example/x"),
     ("no keys", {"endpoint": "https://push.example/x"}),

@@ -46,6 +46,8 @@ class Device:
     private_key: ec.EllipticCurvePrivateKey
     auth: bytes
     status: int = 201
+    # Sent as the answer's Location (a redirect, with a 3xx status).
+    location: str | None = None
 
     @property
     def p256dh(self) -> str:
@@ -151,6 +153,8 @@ class PushService:
             self.deliveries.append(delivery)
             self._changed.notify_all()
         request.send_response(delivery.status)
+        if device is not None and device.location:
+            request.send_header("location", device.location)
         request.send_header("content-length", "0")
         request.end_headers()
 
