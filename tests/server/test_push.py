@@ -191,6 +191,7 @@ async def test_a_seat_with_a_tab_in_view_gets_no_push(
 
     # Bob's page goes to the background: his next turn reaches the device.
     await bob.send({"type": "visible", "visible": False})
+    await bob.request({"type": "ping"}, "pong")  # one socket's messages are handled in order
     await play_turn(bob, code)
     await play_turn(ana, code)
     (delivery,) = push.wait_for(device)
