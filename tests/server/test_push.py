@@ -178,6 +178,7 @@ async def test_a_seat_with_a_tab_in_view_gets_no_push(
     device = push.device()
     assert (await opt_in(bob, code, device)).status_code == 200
     await bob.connect(code)  # a socket counts as in view until its page says otherwise
+    await bob.request({"type": "ping"}, "pong")  # (joined to the room by now)
     await ana.http.post(f"/api/rooms/{code}/start")
     await play_turn(ana, code)
     await until(
