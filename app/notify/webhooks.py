@@ -14,7 +14,10 @@ to the table. The receiver is someone else's server, so the sender trusts nothin
   when checked is used for this one post only (no connection is kept between posts);
 - answers: 2xx ``Sent``; 408, 425, 429, 5xx, a time-out or a connection failure ``Retry``
   (``Retry-After`` honoured); any other 4xx ``Refused``; the webhook removed meanwhile ``Gone``.
-  ``send`` never raises.
+  ``send`` never raises;
+- a receiver that let a post time out is left alone for ``QUIET_SECONDS`` (its other posts are
+  put off at once, ``Retry``), so a dead chat server holds none of the outbox's sending slots
+  that other webhooks and pushes need.
 
 The URL is its setter's secret: it is never in ``last_error`` nor in a log line (errors are
 told by the exception's class and the answer's status only).
@@ -53,6 +56,10 @@ MAX_ADDRESSES = 3
 RETRY_STATUSES = frozenset({408, 425, 429})
 # The longest wait a receiver's Retry-After is taken at (the outbox caps it again).
 MAX_RETRY_AFTER = 3600.0
+# A webhook whose receiver let a post time out is left alone this long: its other posts wait
+# (``Retry``) without holding one of the outbox's few sending slots for 5 s each, so a dead
+# chat server cannot hold up everyone else's posts and pushes.
+QUIET_SECONDS = 30.0
 
 
 def retry_after(value: str | None, now: float | None = None) -> float | None:
@@ -144,6 +151,8 @@ class WebhookSender:
         self.clock = clock
         self.store = WebhookStore(db, clock)
         self._transport: httpx.AsyncHTTPTransport | None = None
+        # webhook id -> until when (monotonic) its receiver is left alone after a time-out
+        self._quiet: dict[int, float] = {}
 
     async def start(self) -> None:
         # The transport alone, not a client: it never follows a redirect, and it does not log
@@ -169,8 +178,15 @@ class WebhookSender:
             build = FORMATS.get(hook.format)
             if build is None:
                 return Refused(f"unknown format {hook.format!r}")
-            async with asyncio.timeout(TOTAL_SECONDS):
-                return await self._post(hook, build(self.line(hook, note)))
+            quiet = self._quiet.get(hook.id, 0.0) - time.monotonic()
+            if quiet > 0:
+                return Retry("the receiver did not answer lately", quiet)
+            try:
+                async with asyncio.timeout(TOTAL_SECONDS):
+                    return await self._post(hook, build(self.line(hook, note)))
+            except (TimeoutError, httpx.TimeoutException):
+                self._leave_alone(hook.id)
+                raise
         except CovenError as refusal:
             if refusal.code == "unreachable_url":
                 return Retry("the host cannot be found now")
@@ -184,6 +200,12 @@ class WebhookSender:
                     "".join(traceback.format_tb(exc.__traceback__)),
                 )
             return Retry(_failure(exc))
+
+    def _leave_alone(self, hook_id: int) -> None:
+        now = time.monotonic()
+        if len(self._quiet) > 10_000:
+            self._quiet = {k: v for k, v in self._quiet.items() if v > now}
+        self._quiet[hook_id] = now + QUIET_SECONDS
 
     @staticmethod
     def line(hook: Webhook, note: Notification) -> ChatLine:

@@ -252,6 +252,34 @@ async def test_a_receiver_that_refuses_is_not_asked_again(
         await close(clients)
 
 
+async def test_a_receiver_that_never_answers_is_left_alone(
+    server: ThreadServer, tmp_path: Path
+) -> None:
+    """Each post waits 5 s at most; then the webhook's other posts are put off without a
+    connection (no sending slot held for a dead chat server), and the URL is in no error."""
+    with WebhookReceiver(hang=True) as dead:
+        url = dead.url(f"/{uuid.uuid4().hex}")
+        code, (ada, bea) = await short_match(server, {"discord": (url, "en")})
+        await play_turn(ada, code, 1)
+        await play_turn(bea, code, 2)  # the match ends whatever the receiver does
+        await dead.until(lambda r: len(r) >= 3, what="the three posts, each left hanging")
+
+        def put_off() -> bool:
+            rows = notifications(tmp_path)
+            return all(r["attempts"] >= 2 for r in rows)
+
+        for _ in range(200):
+            if put_off():
+                break
+            await asyncio.sleep(0.05)
+        rows = notifications(tmp_path)
+        assert len(rows) == 3 and put_off(), rows
+        assert {r["last_error"] for r in rows} == {"the receiver did not answer lately"}
+        assert len(dead.received()) == 3  # put off without a new connection
+        assert not [r for r in rows if url.split("/")[-1] in (r["last_error"] or "")]
+        await close([ada, bea])
+
+
 # -- safe by default ----------------------------------------------------------------------------
 
 
