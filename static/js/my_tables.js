@@ -1,10 +1,12 @@
 // My tables (/tables): every table this browser (its seat tokens) and its profile sit at that
 // is not finished, in three groups: yours to play (the clock that runs out first first), the
 // others' to play, the rooms waiting for players. Each row: the room's name and game, the
-// players, whose turn it is, the time left on the owing seat's clock (counted down here in the
-// server's time), the last move. The count of tables waiting for you goes in the tab title and
-// on the app icon's badge (waiting_count.js). Refreshed every 20 s and when the tab comes back.
+// players, whose turn it is, the time left on the owing seat's clock (clocks.js: the table's own
+// chip and words, counted down in the server's time), the last move. The count of tables
+// waiting for you goes in the tab title and on the app icon's badge (waiting_count.js).
+// Refreshed every 20 s and when the tab comes back into view.
 
+import { clockChip, serverNow, setServerNow } from "./clocks.js";
 import { clear, h } from "./dom.js";
 import { has, initI18n, onLanguageChange, t } from "./i18n.js";
 import { loadMyTables, mayHoldTables, showWaitingCount, tableHref, yourTurnCount } from "./waiting_count.js";
@@ -15,18 +17,13 @@ const body = document.getElementById("my-tables-body");
 const note = document.getElementById("my-tables-note");
 const holdsProfile = root.dataset.profile === "1";
 
-// What the last answer said: the tables and the server's clock minus this one's (seconds).
-let mine = { tables: [], offset: 0 };
+// The tables of the last answer (its ``now`` set the server's time: clocks.js setServerNow).
+let mine = { tables: [] };
 let loaded = false;
 let refreshTimer = null;
 let asked = 0; // refreshes asked for: only the latest one's answer is drawn
 
 window.coven = Object.assign(window.coven || {}, { myTables: { loads: 0 } });
-
-/** The server's clock now (epoch seconds), as the answer's ``now`` set it. */
-function serverNow() {
-  return Date.now() / 1000 + mine.offset;
-}
 
 function gameTitle(id) {
   const key = `game.${id}.title`;
@@ -37,31 +34,7 @@ function seatName(table, seat) {
   return (table.seats.find((s) => s.seat === seat) || {}).name;
 }
 
-// -- time, in the words the table uses -------------------------------------------------------
-
-/** "0:42", "12:05", "1:02:09": a live clock's time left. */
-function countdownText(seconds) {
-  const whole = Math.max(0, Math.ceil(seconds));
-  const hours = Math.floor(whole / 3600);
-  const minutes = Math.floor((whole % 3600) / 60);
-  const secs = String(whole % 60).padStart(2, "0");
-  return hours ? `${hours}:${String(minutes).padStart(2, "0")}:${secs}` : `${minutes}:${secs}`;
-}
-
-/** "35 min", "19 h", "2 days": a correspondence clock's time left, rounded down past an hour
- * (days from 48 h on, so always two or more: no plural form needed). */
-function spanText(seconds) {
-  if (seconds < 3600) return t("tables.minutes", { n: Math.max(1, Math.ceil(seconds / 60)) });
-  if (seconds < 48 * 3600) return t("tables.hours", { n: Math.floor(seconds / 3600) });
-  return t("tables.days", { n: Math.floor(seconds / 86400) });
-}
-
-/** The time left on a clock due at ``due`` (server epoch seconds), as the table says it. */
-function timeLeftText(due, pace, now) {
-  const left = due - now;
-  if (left <= 0) return t("tables.time_up");
-  return pace === "correspondence" ? t("tables.due_in", { time: spanText(left) }) : countdownText(left);
-}
+// -- time ------------------------------------------------------------------------------------
 
 /** "3 hours ago", "hace 3 horas", "3 giờ trước": how long ago ``at`` was. */
 function agoText(at, now) {
@@ -92,20 +65,12 @@ function turnText(entry) {
   return names.length ? t("home.waiting_for", { names: names.join(", ") }) : t("lobby.playing");
 }
 
-function clockChip(entry) {
+/** The owing seat's clock, in the table's own words ("0:42", "due in 19 h"), ticking by
+ * itself (clocks.js). */
+function timeLeft(entry) {
   const due = dueOf(entry);
   if (due == null) return null;
-  const urgent = entry.pace === "live" || due - serverNow() < 3600;
-  return h(
-    "span",
-    {
-      class: `my-table-clock${urgent ? " urgent" : ""}`,
-      "data-testid": "time-left",
-      dataset: { due: String(due), pace: entry.pace },
-      title: t("tables.time_left"),
-    },
-    timeLeftText(due, entry.pace, serverNow()),
-  );
+  return clockChip(t, { due, pace: entry.pace, label: t("tables.time_left"), testid: "time-left" });
 }
 
 function whenLine(entry) {
@@ -147,7 +112,7 @@ function tableRow(entry) {
         "span",
         { class: "my-table-state" },
         h("span", { class: `badge${badge}`, "data-testid": "turn" }, turnText(entry)),
-        clockChip(entry),
+        timeLeft(entry),
         whenLine(entry),
       ),
     ),
@@ -203,15 +168,10 @@ function draw() {
   body.append(...groups.filter(Boolean));
 }
 
-/** Every second: the clocks and the "ago"s, in place (nothing else is drawn again). */
+/** Every second: the "ago"s, in place (the clocks tick by themselves; nothing else is drawn
+ * again). */
 function tick() {
   const now = serverNow();
-  for (const chip of body.querySelectorAll("[data-due]")) {
-    const due = Number(chip.dataset.due);
-    const text = timeLeftText(due, chip.dataset.pace, now);
-    if (chip.textContent !== text) chip.textContent = text;
-    chip.classList.toggle("up", due <= now);
-  }
   for (const line of body.querySelectorAll("[data-since]")) {
     const text = t(line.dataset.key, { when: agoText(Number(line.dataset.since), now) });
     if (line.textContent !== text) line.textContent = text;
@@ -223,8 +183,9 @@ async function refresh() {
   // (a slow answer overtaken by a later one, the tab back in view meanwhile, is dropped)
   const ticket = ++asked;
   try {
-    const answer = mayHoldTables(holdsProfile) ? await loadMyTables() : { tables: [], offset: 0 };
+    const answer = mayHoldTables(holdsProfile) ? await loadMyTables() : { tables: [] };
     if (ticket !== asked) return;
+    if (answer.now) setServerNow(answer.now);
     mine = answer;
     loaded = true;
     note.textContent = "";

@@ -11,12 +11,10 @@ export function mayHoldTables(holdsProfile) {
   return Boolean(holdsProfile) || heldSeats().length > 0;
 }
 
-/** This browser's tables in progress, yours to play first: ``{now, tables, offset}`` where
- * ``offset`` is the server's clock minus this one's (seconds), to count turn clocks down in
- * the server's time. */
-export async function loadMyTables() {
-  const mine = await api("POST", "/api/me/tables", { body: { seats: heldSeats() } });
-  return { ...mine, offset: mine.now - Date.now() / 1000 };
+/** This browser's tables in progress, yours to play first: ``{now, tables}``, ``now`` the
+ * server's clock (epoch seconds) to count the turn clocks' ``due`` down from. */
+export function loadMyTables() {
+  return api("POST", "/api/me/tables", { body: { seats: heldSeats() } });
 }
 
 /** How many of ``tables`` wait for this player's move. */
