@@ -126,8 +126,8 @@ def test_my_tables_lists_her_tables_yours_to_play_first(
     # Time left: the live clock counts down each second; a day per move reads in words.
     countdown = row_text(mira, soon.code, "time-left")
     assert re.fullmatch(r"[45]:\d\d", countdown), countdown
-    wait_until(mira.page, f"""document.querySelector(
-        "[data-code='{soon.code}'] [data-testid=time-left]").textContent !== '{countdown}'""", 3)
+    ticked = f"document.querySelector(\"[data-code='{soon.code}'] [data-testid=time-left]\")"
+    wait_until(mira.page, f"{ticked}.textContent !== '{countdown}'", 3)
     assert row_text(mira, daily.code, "time-left") == "due in 23 h"
     assert row_text(mira, waits.code, "time-left") == "due in 23 h"  # Ana's clock
     assert row_text(mira, waits.code, "last-move") == "Last move: now"
