@@ -140,33 +140,26 @@ class Outbox:
         """Claim up to ``limit`` rows due now that nobody holds (this worker holds them for
         ``LEASE_SECONDS``)."""
         now = self.clock.now()
-        async with self.db.readers() as session:
-            ids = list(
-                (
-                    await session.execute(
-                        select(NotificationRow.id)
-                        .where(
-                            NotificationRow.done.is_(False),
-                            NotificationRow.send_after <= now,
-                            NotificationRow.claimed_until <= now,
-                            NotificationRow.channel.in_(list(self.senders)),
-                        )
-                        .order_by(NotificationRow.send_after)
-                        .limit(limit)
-                    )
-                ).scalars()
+        # One statement: the rows are picked and claimed together, and on PostgreSQL a row
+        # another worker is claiming this instant is skipped rather than waited for (two
+        # claims of overlapping rows in different orders would deadlock).
+        due = (
+            select(NotificationRow.id)
+            .where(
+                NotificationRow.done.is_(False),
+                NotificationRow.send_after <= now,
+                NotificationRow.claimed_until <= now,
+                NotificationRow.channel.in_(list(self.senders)),
             )
-        if not ids:
-            return []
+            .order_by(NotificationRow.send_after)
+            .limit(limit)
+            .with_for_update(skip_locked=True)
+        )
         async with self.db.write() as session:
             rows = (
                 await session.execute(
                     update(NotificationRow)
-                    .where(
-                        NotificationRow.id.in_(ids),
-                        NotificationRow.done.is_(False),
-                        NotificationRow.claimed_until <= now,
-                    )
+                    .where(NotificationRow.id.in_(due.scalar_subquery()))
                     .values(claimed_until=now + LEASE_SECONDS)
                     .returning(
                         NotificationRow.id,

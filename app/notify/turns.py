@@ -12,8 +12,9 @@ and each notification exists once however many workers and restarts saw the move
   bot plays for) when its clock starts; a **reminder** when a fifth of a correspondence turn
   is left. Both are dropped at sending time if the seat has moved meanwhile (app/notify/outbox.py)
   or a tab of it is in view (the push sender).
-- A **webhook** gets one post when a turn starts for people (the seats that began to owe at
-  that moment, at least one a person's) and one when the match ends.
+- A **webhook** gets one post when a turn starts for a person (a seat that began to owe at that
+  moment is a person's), naming every seat that owes a decision then, and one when the match
+  ends.
 - Only what happens after a target was set up: a subscription or a webhook made now does not
   bring up the turns that started before it.
 """
@@ -143,8 +144,10 @@ def notes_for(facts: MatchFacts, targets: Targets) -> list[NewNotification]:
     starts = [s for s in facts.owing if s is not None]
     if targets.hooks and starts:
         latest = max(starts)
-        seats = [seat for seat, since in enumerate(facts.owing) if since == latest]
-        if any(seat in facts.people for seat in seats):
+        began = [seat for seat, since in enumerate(facts.owing) if since == latest]
+        # Posted when a person's clock starts; it names everyone who owes a decision now.
+        seats = [seat for seat, since in enumerate(facts.owing) if since is not None]
+        if any(seat in facts.people for seat in began):
             for hook in targets.hooks:
                 if latest < hook.created_at:
                     continue
