@@ -41,6 +41,15 @@ def _public_url(raw: str | None) -> str | None:
     return url
 
 
+def _push_contact(raw: str | None) -> str | None:
+    contact = (raw or "").strip()
+    if not contact:
+        return None
+    if not contact.startswith(("mailto:", "https://")):
+        raise ValueError(f"COVEN_PUSH_CONTACT must be a mailto: or https: address, not {raw!r}")
+    return contact
+
+
 @dataclass(frozen=True, slots=True)
 class Settings:
     database_url: str = DEFAULT_DATABASE_URL
@@ -112,6 +121,9 @@ class Settings:
     # How often each worker looks for notifications due to be sent (a notification made in
     # this worker wakes it at once; the look covers reminders and other workers' rows).
     notify_sweep_seconds: float = 1.0
+    # The contact push services see in the VAPID claims ("mailto:ops@example.org" or an https
+    # URL); None: COVEN_PUBLIC_URL when it is https, else a placeholder some services refuse.
+    push_contact: str | None = None
     # The waits (seconds) before each new try of a notification whose receiver failed; one
     # more failure after the last gives it up.
     notify_backoff: tuple[float, ...] = (5.0, 30.0, 120.0, 600.0, 1800.0)
@@ -153,6 +165,7 @@ class Settings:
             public_profiles=os.environ.get("COVEN_PUBLIC_PROFILES", "1") != "0",
             rematch_seconds=_float("COVEN_REMATCH_SECONDS", base.rematch_seconds),
             clock_file=os.environ.get("COVEN_TEST_CLOCK_FILE") or None,
+            push_contact=_push_contact(os.environ.get("COVEN_PUSH_CONTACT")),
             webhook_allow_private=os.environ.get("COVEN_WEBHOOK_ALLOW_PRIVATE", "0") == "1",
             notify_sweep_seconds=_float("COVEN_NOTIFY_SWEEP_SECONDS", base.notify_sweep_seconds),
         )

@@ -57,7 +57,7 @@ ANSWER_BYTES = 300
 # RFC 8030 "Topic": a newer push for the same table replaces one still waiting for the device.
 _TOPIC = re.compile(r"[A-Za-z0-9_-]{1,32}")
 _RETRY_STATUSES = frozenset({408, 425, 429})
-# Contact for the push services when COVEN_PUBLIC_URL is not an https origin.
+# Contact for the push services without COVEN_PUSH_CONTACT and an https COVEN_PUBLIC_URL.
 FALLBACK_SUBJECT = "mailto:coven@localhost"
 
 
@@ -93,6 +93,8 @@ def retry_after(value: str | None, now: float) -> float | None:
 
 
 def vapid_subject(settings: Settings) -> str:
+    if settings.push_contact:
+        return settings.push_contact
     public = settings.public_url
     return public if public and public.startswith("https://") else FALLBACK_SUBJECT
 
