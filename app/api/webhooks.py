@@ -85,7 +85,8 @@ async def _checked(body: WebhookSetting, request: Request, coven: ServicesDep) -
         raise CovenError("bad_format", f"the format is one of: {', '.join(FORMATS)}")
     url = body.url.strip()
     await check_destination(url, allow_private=coven.settings.webhook_allow_private)
-    lang = body.lang or request.headers.get("accept-language", "").split(",")[0]
+    # The browser's first language ("es-AR,es;q=0.9" → "es-AR") when the body names none.
+    lang = body.lang or request.headers.get("accept-language", "").split(",")[0].split(";")[0]
     base = coven.settings.public_url or f"{request.url.scheme}://{request.url.netloc}"
     return {"url": url, "format": body.format, "lang": language(lang), "link_base": base}
 

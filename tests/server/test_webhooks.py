@@ -209,6 +209,33 @@ CHECKS = {
 }
 
 
+async def test_a_name_is_text_in_every_chat_never_markup_or_a_mention(
+    server: ThreadServer, receiver: WebhookReceiver
+) -> None:
+    name = "<b>@everyone</b> [x](http://e.io)"
+    rooms = []
+    for fmt in ("discord", "slack", "matrix"):
+        _, clients = await short_match(
+            server, {fmt: (receiver.url(f"/{fmt}"), "en")}, names=(name, "Bea")
+        )
+        rooms.append(clients)
+    posts = await receiver.until(lambda r: len(r) >= 3, what="each room's first turn")
+    by_path = {p.path: p.json() for p in posts}
+    line = f"{name}'s turn — {TITLE} with {name} and Bea"
+    discord = by_path["/discord"]["content"]
+    assert discord.startswith(discord_text(line) + "\n")
+    assert "@everyone" not in discord.replace("\\@", "") and "](" not in discord
+    assert by_path["/discord"]["allowed_mentions"] == {"parse": []}
+    slack = by_path["/slack"]["text"]
+    assert slack.startswith(line.replace("<", "&lt;").replace(">", "&gt;") + "\n")
+    assert "<" not in slack and ">" not in slack
+    html = by_path["/matrix"]["html"]
+    assert html.startswith(line.replace("<", "&lt;").replace(">", "&gt;") + "<br>")
+    assert "<b>" not in html
+    for clients in rooms:
+        await close(clients)
+
+
 # -- failures: retried, refused, never followed -------------------------------------------------
 
 

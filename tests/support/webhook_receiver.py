@@ -4,7 +4,12 @@ request it gets (method, path, headers, body) and answers as the test tells it.
 ``answers`` are the statuses of the first requests, in order (then ``default``); a 3xx answer
 carries ``Location: /followed`` (a redirect that, if followed, shows up as a request to that
 path). ``hang=True`` accepts each connection, reads the request and never answers (until the
-receiver is closed): a dead chat server.
+receiver is closed): a dead chat server. ``GET /_count`` is always answered, with the number of
+requests received (not counted itself).
+
+As a process of its own (a benchmark's receiver, off the measuring client's GIL):
+``python -m tests.support.webhook_receiver [--hang]`` prints its URL's origin and serves until
+stopped.
 """
 
 from __future__ import annotations
@@ -53,6 +58,13 @@ class WebhookReceiver:
                 return None
 
             def _handle(self) -> None:
+                if self.path == "/_count":
+                    body = str(len(receiver.received())).encode()
+                    self.send_response(200)
+                    self.send_header("Content-Length", str(len(body)))
+                    self.end_headers()
+                    self.wfile.write(body)
+                    return
                 length = int(self.headers.get("content-length") or 0)
                 body = self.rfile.read(length) if length else b""
                 status = receiver._record(
@@ -134,3 +146,21 @@ class WebhookReceiver:
         self._closing.set()
         self.server.shutdown()
         self.server.server_close()
+
+
+def main() -> None:
+    import argparse
+    import signal
+    import sys
+
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--hang", action="store_true")
+    args = parser.parse_args()
+    with WebhookReceiver(hang=args.hang) as receiver:
+        print(f"http://127.0.0.1:{receiver.port}", flush=True)
+        signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+        threading.Event().wait()
+
+
+if __name__ == "__main__":
+    main()
