@@ -70,6 +70,9 @@ def test_live_clocks_tick_on_every_board_and_an_away_friend_takes_her_seat_back(
     assert page.is_disabled("[data-testid=clock-rule-seat]")
     page.check("[data-testid=turn-clock-60]")
     assert page.is_enabled("[data-testid=clock-rule-seat]")
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.locator("[data-setup=clock]").scroll_into_view_if_needed()
+    page.screenshot(path=str(SHOTS / "h1_lobby_laptop.png"))
     assert page.is_checked("[data-testid=clock-rule-move]")
     page.click("[data-testid=create-room]")
     page.wait_for_url("**/r/*")
@@ -113,7 +116,6 @@ def test_live_clocks_tick_on_every_board_and_an_away_friend_takes_her_seat_back(
     hand_over.wait_for()
     # Her clock still runs on her board while she is away.
     assert page.locator("[data-testid=board-1] [data-testid=clock-1]").count() == 1
-    SHOTS.mkdir(parents=True, exist_ok=True)
     shot(ana, SHOTS, "h1_live_away_laptop", full_page=False)
     hand_over.click()
     page.wait_for_selector("[data-testid=board-1] [data-testid=bot-playing-1]")
@@ -193,6 +195,9 @@ def test_a_correspondence_table_says_when_a_move_is_due(browser: Any, coven_serv
         page.goto(f"{url}/r/{code}#seat=0&token={token}")
         page.locator("[data-testid=board-1] [data-testid=away-1]").wait_for()
         shot(ana, SHOTS, f"h1_correspondence_{name}", full_page=False)
+        # Bea's board, with her clock and "away" (on a phone: in its folded header).
+        page.locator("[data-testid=board-1]").evaluate("(e) => e.scrollIntoView()")
+        page.screenshot(path=str(SHOTS / f"h1_correspondence_away_{name}.png"))
         assert page.evaluate("window.coven.missingKeys()") == []
         assert ana.errors == [], ana.errors
         page.context.close()
