@@ -5,6 +5,7 @@ marked it away and whichever worker she acts through; or at once, in one click
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import sqlite3
 import time
 from pathlib import Path
@@ -12,6 +13,7 @@ from pathlib import Path
 import httpx
 import pytest
 
+from app.settings import Settings
 from tests.server.conftest import sqlite_settings
 from tests.support.client import open_room
 from tests.support.server import ThreadServer
@@ -51,11 +53,12 @@ async def test_acting_takes_back_a_seat_another_worker_marked_away(tmp_path: Pat
             assert db.execute("SELECT away FROM seats WHERE seat = 1").fetchone() == (0,)
 
 
-async def test_she_takes_her_seat_back_in_one_click_with_a_fresh_clock(tmp_path: Path) -> None:
+async def test_she_takes_her_seat_back_in_one_click_with_a_fresh_clock(
+    settings: Settings, tmp_path: Path
+) -> None:
     # The bots wait 3 s: the click comes while the bot, handed her seat, is about to move.
     turn = 60.0
-    settings = sqlite_settings(tmp_path, bot_delay=3.0, sweep_seconds=0.2)
-    with ThreadServer(settings) as server:
+    with ThreadServer(dataclasses.replace(settings, bot_delay=3.0, sweep_seconds=0.2)) as server:
         code, (host, friend) = await open_room(
             server.url, "test-guess", ["Agnes", "Brigid"], turn_seconds=turn
         )
@@ -106,8 +109,10 @@ async def test_she_takes_her_seat_back_in_one_click_with_a_fresh_clock(tmp_path:
             assert (wrong.status_code, wrong.json()["error"]["code"]) == (401, "bad_token")
             unknown = await http.post("/api/rooms/AAAAAAAAAAAAAAAA/back", headers=as_friend)
             assert unknown.json()["error"]["code"] == "room_not_found"
-        with sqlite3.connect(tmp_path / "coven.db") as db:
-            stored = db.execute("SELECT due_at FROM matches").fetchone()[0]
-        assert stored == pytest.approx(min(began, due))
+        if settings.database_url.startswith("sqlite"):
+            # The sweep's due time follows (the host's clock still ends first).
+            with sqlite3.connect(tmp_path / "coven.db") as db:
+                stored = db.execute("SELECT due_at FROM matches").fetchone()[0]
+            assert stored == pytest.approx(min(began, due))
         await host.close()
         await friend.close()
