@@ -26,12 +26,13 @@ import time
 from typing import Any
 
 from engine.bots.base import Seen
-from engine.bots.searching import key, supports
+from engine.bots.searching import Hints, hints, key, supports
 from engine.protocol import Action, Game
 
 BUDGET_MS = 500
 EXPLORATION = 0.35  # measured: 68 % vs greedy at 200 iterations, against 63 % with 0.7
 ROLLOUT = 0
+PLAYOUT_LIMIT = 500  # actions: a bound on a game's own playout, whatever its stop rule
 
 
 class Node:
@@ -71,6 +72,13 @@ class StrongBot:
             return seen.legal[0]
         if not supports(game):
             return seen.legal[self._random.randrange(len(seen.legal))]
+        guide = hints(game)
+        if guide.search_actions is not None:
+            searchable: Any = game
+            dealt = searchable.determinize(seen.view, seen.seat, self._random)
+            weighed = guide.search_actions(dealt, seen.seat, seen.legal)
+            if len(weighed) == 1:
+                return weighed[0]
         root = self.search(game, seen)
         by_key = {key(a): a for a in seen.legal}
         ranked = sorted(
@@ -89,6 +97,7 @@ class StrongBot:
         rng = self._random
         root = Node(seen.seat)
         bounds = [math.inf, -math.inf]
+        guide = hints(game)
         deadline = time.perf_counter() + self.budget_ms / 1000
         done = 0
         while True:
@@ -97,24 +106,32 @@ class StrongBot:
                     break
             elif done and time.perf_counter() >= deadline:
                 break
-            self._iterate(game, seen, root, rng, bounds)
+            self._iterate(game, seen, root, rng, bounds, guide)
             done += 1
         self.last_iterations = done
         return root
 
     def _iterate(
-        self, game: Any, seen: Seen, root: Node, rng: random.Random, bounds: list[float]
+        self,
+        game: Any,
+        seen: Seen,
+        root: Node,
+        rng: random.Random,
+        bounds: list[float],
+        hints: Hints,
     ) -> None:
-        state = game.determinize(seen.view, seen.seat, rng)
+        state = start = game.determinize(seen.view, seen.seat, rng)
         node = root
         path: list[Node] = []
         expanded = False
         while not expanded:
             owing = game.to_move(state)
-            if not owing:
+            if not owing or (path and hints.tree_leaf is not None and hints.tree_leaf(state)):
                 break
             actor = seen.seat if seen.seat in owing else min(owing)
             legal = game.legal_actions(state, actor)
+            if hints.search_actions is not None:
+                legal = hints.search_actions(state, actor, legal)
             children = node.children
             untried: list[tuple[Action, tuple[int, bytes]]] = []
             tried: list[tuple[Action, Node]] = []
@@ -135,13 +152,10 @@ class StrongBot:
             state = game.apply(state, actor, action).state
             path.append(child)
             node = child
-        for _ in range(self.rollout):
-            owing = game.to_move(state)
-            if not owing:
-                break
-            actor = min(owing)
-            legal = game.legal_actions(state, actor)
-            state = game.apply(state, actor, legal[rng.randrange(len(legal))]).state
+        if hints.playout_action is not None:
+            state = self._play_out(game, start, state, rng, hints)
+        else:
+            state = self._random_rollout(game, state, rng)
         values: dict[int, float] = {}
         for child in path:
             if child.seat not in values:
@@ -152,6 +166,33 @@ class StrongBot:
         for child in path:
             child.visits += 1
             child.total += values[child.seat]
+
+    def _random_rollout(self, game: Any, state: Any, rng: random.Random) -> Any:
+        for _ in range(self.rollout):
+            owing = game.to_move(state)
+            if not owing:
+                break
+            actor = min(owing)
+            legal = game.legal_actions(state, actor)
+            state = game.apply(state, actor, legal[rng.randrange(len(legal))]).state
+        return state
+
+    def _play_out(self, game: Any, start: Any, state: Any, rng: random.Random, hints: Hints) -> Any:
+        """The game's own playout policy, from the leaf to where the game says to stop."""
+        policy = hints.playout_action
+        over = hints.playout_over
+        assert policy is not None
+        for _ in range(PLAYOUT_LIMIT):
+            if over is not None and over(start, state):
+                break
+            owing = game.to_move(state)
+            if not owing:
+                break
+            actor = min(owing)
+            state = game.apply(
+                state, actor, policy(state, actor, game.legal_actions(state, actor), rng)
+            ).state
+        return state
 
     def _select(self, tried: list[tuple[Action, Node]], bounds: list[float]) -> tuple[Action, Node]:
         low, high = bounds

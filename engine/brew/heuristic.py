@@ -1,61 +1,39 @@
-"""A one-ply evaluation for the greedy bot (``Game.evaluate``): score so far plus resources.
+"""A one-ply evaluation for the search bots (``Game.evaluate``), and the hints ``strong`` reads
+from this module (``engine/bots/searching.py``; they live in ``playout.py``).
 
-Drops and gold are worth a fraction of a VP each (a cheap cauldron turns 1–2 drops into 2 VP;
-gold buys vials and shelves). Roles still in hand are worth a little, more when they can be used
-now (a brewer whose top cauldron she can pay, a Fortune Teller with gold), so that choosing and
-keeping roles is not a coin toss; holding the claim of the current round counts as part of that
-role's worth. The value is relative to the best other player, so that taking from others (the
-thieves) counts too.
+A position is worth the player's score plus resources plus roles in hand (``worth.py``), relative
+to the best other player, so that taking from others (the thieves) counts too. A finished match
+is worth the score against the best other score (negative for a loser), plus ``WIN_BONUS`` for a
+win: on the same scale as a match still being played, so that a search that reaches the end in
+some of its playouts and not in others can compare them.
 """
 
 from __future__ import annotations
 
-from engine.brew import readings
-from engine.brew.payments import can_pay, printed_drops, top
-from engine.brew.scoring import leftovers, score
-from engine.brew.state import State, Witch
+from engine.brew.playout import playout_action, playout_over, search_actions, tree_leaf
+from engine.brew.scoring import leftovers
+from engine.brew.state import State
+from engine.brew.worth import role_worth, worth
 
-DROP_VALUE = 0.6
-GOLD_VALUE = 0.4
-HAND_WEIGHT = 0.3
-CLAIM_WEIGHT = 0.8
-WIN_BONUS = 100.0
-BASE_ROLE_WORTH = {
-    "wolf_keeper": 1.2, "snake_hunter": 1.2, "herb_collector": 1.2, "alchemist": 1.0,
-    "fortune_teller": 1.2, "assistant": 1.0, "warlock": 1.5, "cutpurse": 1.0,
-    "begging_monk": 1.0,
-}
+WIN_BONUS = 5.0  # VP
 
-
-def role_worth(state: State, witch: Witch, role: str) -> float:
-    """How much a role in hand may still bring her, roughly in VP."""
-    stack = readings.CAULDRON_OF_ROLE.get(role)
-    if stack is not None:
-        card = top(state, stack)
-        if card is None:
-            return 0.0
-        return card.vp * (1.0 if can_pay(witch, printed_drops(card)) else 0.3)
-    if role in ("fortune_teller", "assistant") and witch.gold < 1:
-        return 0.2
-    if role == "alchemist" and not any(witch.drops.values()):
-        return 0.2
-    return BASE_ROLE_WORTH[role]
-
-
-def worth(state: State, seat: int) -> float:
-    witch = state.witches[seat]
-    value = score(witch) + DROP_VALUE * sum(witch.drops.values()) + GOLD_VALUE * witch.gold
-    value += HAND_WEIGHT * sum(role_worth(state, witch, r) for r in witch.hand)
-    cur = state.current
-    if cur is not None and cur.claimant == seat and state.phase in ("respond", "act"):
-        value += CLAIM_WEIGHT * role_worth(state, witch, cur.role)
-    return value
+__all__ = [
+    "evaluate",
+    "playout_action",
+    "playout_over",
+    "role_worth",
+    "search_actions",
+    "tree_leaf",
+    "worth",
+]
 
 
 def evaluate(state: State, seat: int) -> float:
     if state.result is not None:
-        place = state.result["placings"][seat]
-        return (WIN_BONUS if place == 1 else -place) + 0.01 * leftovers(state.witches[seat])
+        scores = state.result["scores"]
+        margin = scores[seat] - max(v for s, v in enumerate(scores) if s != seat)
+        won = state.result["placings"][seat] == 1
+        return margin + (WIN_BONUS if won else 0.0) + 0.01 * leftovers(state.witches[seat])
     mine = worth(state, seat)
     best_other = max(worth(state, s) for s in range(state.players) if s != seat)
     return mine - best_other
