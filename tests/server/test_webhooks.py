@@ -10,6 +10,7 @@ Real servers (ThreadServer) post to a real receiver on 127.0.0.1
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import logging
 import sqlite3
@@ -236,6 +237,20 @@ async def test_a_name_is_text_in_every_chat_never_markup_or_a_mention(
         await close(clients)
 
 
+async def test_a_named_host_is_resolved_and_the_post_keeps_its_name(
+    server: ThreadServer, receiver: WebhookReceiver
+) -> None:
+    """The sender resolves the name itself and posts to an address it checked; the receiver
+    still sees the name it was given (``Host``), whichever of its addresses answered."""
+    url = f"http://localhost:{receiver.port}/named"
+    _, clients = await short_match(server, {"slack": (url, "en")})
+    [post] = await receiver.until(lambda r: len(r) >= 1, what="the first turn's post")
+    assert post.path == "/named"
+    assert post.headers["host"] == f"localhost:{receiver.port}"
+    assert post.json()["text"].startswith("Ada's turn")
+    await close(clients)
+
+
 # -- failures: retried, refused, never followed -------------------------------------------------
 
 
@@ -458,6 +473,51 @@ async def test_a_removed_webhook_gets_nothing_more(
     posts = await receiver.until(lambda r: len(r) >= 2, what="Dee's turn")
     assert posts[1].json()["text"].startswith("Dee's turn")
     await close([ada, bea, cy, dee])
+
+
+async def test_several_sets_at_once_leave_one_webhook(
+    server: ThreadServer, receiver: WebhookReceiver
+) -> None:
+    code, (ada, bea) = await open_room(server.url, GAME, ["Ada", "Bea"], options={"rounds": 1})
+    urls = [receiver.url(f"/{n}") for n in range(6)]
+    answers = await asyncio.gather(*(set_hook(ada, code, url, "slack") for url in urls))
+    assert [a.status_code for a in answers] == [200] * len(urls)
+    assert (await ada.http.get(f"/api/rooms/{code}/webhook")).json()["url"] in urls
+    assert (await ada.http.post(f"/api/rooms/{code}/start")).status_code == 200
+    await receiver.until(lambda r: len(r) >= 1, what="the first turn's post")
+    await asyncio.sleep(SETTLE)
+    assert len(receiver.received()) == 1  # one webhook, one post
+    await close([ada, bea])
+
+
+async def test_on_each_database(settings: Settings, receiver: WebhookReceiver) -> None:
+    """SQLite and PostgreSQL: sets at once (on PostgreSQL they race to insert), the posts of a
+    whole match once each, and the removal."""
+    fast = dataclasses.replace(
+        settings,
+        webhook_allow_private=True,
+        notify_backoff=(0.2, 0.4),
+        notify_sweep_seconds=0.1,
+    )
+    with ThreadServer(fast) as server:
+        code, (ada, bea) = await open_room(server.url, GAME, ["Ada", "Bea"], options={"rounds": 1})
+        urls = [receiver.url(f"/{n}") for n in range(6)]
+        answers = await asyncio.gather(*(set_hook(ada, code, u, "discord") for u in urls))
+        assert [a.status_code for a in answers] == [200] * len(urls), [a.text for a in answers]
+        kept = (await ada.http.get(f"/api/rooms/{code}/webhook")).json()["url"]
+        assert (await ada.http.post(f"/api/rooms/{code}/start")).status_code == 200
+        await play_turn(ada, code, 1)
+        await play_turn(bea, code, 2)
+        await receiver.until(lambda r: len(r) >= 3, what="the match's three posts")
+        await asyncio.sleep(SETTLE)
+        posts = receiver.received()
+        assert len(posts) == 3 and {p.path for p in posts} == {kept.split(str(receiver.port))[1]}
+        assert (await ada.http.delete(f"/api/rooms/{code}/webhook")).status_code == 204
+        assert (await bea.http.get(f"/api/rooms/{code}/webhook")).json() == {
+            "set": False,
+            "editable": False,
+        }
+        await close([ada, bea])
 
 
 # -- a circle's webhook -------------------------------------------------------------------------
