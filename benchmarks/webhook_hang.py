@@ -12,7 +12,9 @@ both see the same moments of a busy machine.
 Timed: each action's ``POST /api/rooms/{code}/actions``, from the request sent to the answer
 read (client side, one keep-alive connection per server). Printed: p50/p99/max per server,
 the ratio of the p99s (goal: hooked within 10 % of plain), how many posts the hanging receiver
-was sent, and the hooked server's outbox at the end.
+was sent, and the hooked server's outbox at the end. ``--receiver ok``: a receiver that answers
+200 at once instead (what webhooks cost when the chat is well). The receiver runs in a process
+of its own (tests/support/webhook_receiver.py), off this client's GIL.
 
     nice .venv/bin/python benchmarks/webhook_hang.py [--matches 40] [--rooms 2] [--blocks 8]
 """
