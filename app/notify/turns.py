@@ -58,6 +58,8 @@ REMINDER_SHARE = 0.2
 TARGETS_SECONDS = 5.0
 # The sweep's pace (it also runs once as the worker starts).
 SWEEP_SECONDS = 15.0
+# How many written notification keys a worker remembers (oldest forgotten first).
+WRITTEN_KEYS = 10_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -206,6 +208,10 @@ class TurnNotices:
     _targets: dict[int, _Cached] = field(default_factory=dict)
     _tasks: set[asyncio.Task[None]] = field(default_factory=set)
     _sweeper: asyncio.Task[None] | None = None
+    # Keys this worker wrote lately: a move that changes no turn (a sub-action, a pick of a
+    # simultaneous round) calls for the same notifications, and writing them again would cost
+    # a write transaction per move for nothing (INSERT … DO NOTHING still takes the lock).
+    _written: dict[str, None] = field(default_factory=dict)
 
     def subscribe(self, notices: Notices) -> None:
         notices.on_move.append(self.after_move)
@@ -235,7 +241,12 @@ class TurnNotices:
         try:
             targets = await self.targets(facts.room_id)
             if targets:
-                await self.outbox.add(notes_for(facts, targets))
+                notes = [n for n in notes_for(facts, targets) if n.key not in self._written]
+                if notes:
+                    await self.outbox.add(notes)
+                    self._written.update(dict.fromkeys(n.key for n in notes))
+                    while len(self._written) > WRITTEN_KEYS:
+                        del self._written[next(iter(self._written))]
         except Exception:
             log.exception("notifications of room %s could not be written", facts.code)
 
