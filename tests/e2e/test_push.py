@@ -104,7 +104,7 @@ def bob_at_the_table(browser: Any, room: HostedRoom, token: str, **context: Any)
     player.page.goto(room.seat_url(token, 1))
     wait_until(player.page, "document.body.dataset.ready === '1'")
     player.page.wait_for_selector("#push-box[data-state]", state="attached")
-    player.page.click("#notify-panel > summary")
+    player.page.evaluate("document.getElementById('seats-panel').open = true")
     return player
 
 
@@ -272,7 +272,7 @@ def test_without_a_secure_context_the_panel_says_why(
         wait_until(page, "document.body.dataset.ready === '1'")
         assert page.evaluate("window.isSecureContext") is False
         page.wait_for_selector("#push-box[data-state=unsupported]", state="attached")
-        page.click("#notify-panel > summary")
+        page.evaluate("document.getElementById('seats-panel').open = true")
         assert page.inner_text("[data-testid=push-unsupported]").startswith(
             "Thông báo trên thiết bị này cần một địa chỉ an toàn"
         )

@@ -69,9 +69,8 @@ def hook_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 def open_panel(player: Player) -> None:
     page = player.page
     wait_until(page, "document.getElementById('webhook-box').dataset.ready === '1'")
+    page.evaluate("document.getElementById('seats-panel').open = true")
     assert page.locator("[data-testid=notify-panel]").is_visible()
-    if not page.evaluate("document.getElementById('notify-panel').open"):
-        page.click("#notify-panel > summary")
     page.wait_for_selector("[data-testid=webhook-url]", state="visible")
 
 
