@@ -2,19 +2,30 @@
 PY ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
-STAMP := $(VENV)/.installed
+# Two installs, each with its own stamp: serving needs only the project's dependencies (`make run`),
+# the tests add the `dev` extra (pytest, Playwright, ruff, mypy…). The dev install holds everything
+# serving needs, so it stamps both.
+RUN_STAMP := $(VENV)/.installed-run
+DEV_STAMP := $(VENV)/.installed-dev
+PIP := $(BIN)/pip install --quiet --disable-pip-version-check
 
-.PHONY: run lan test install lint typecheck pytest simulate bench clean
+.PHONY: run lan test install install-dev lint typecheck pytest simulate bench clean
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
-	$(BIN)/pip install --quiet --upgrade pip
+	$(PIP) --upgrade pip
 
-$(STAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/pip install --quiet -e '.[dev]'
-	touch $(STAMP)
+$(RUN_STAMP): pyproject.toml | $(BIN)/python
+	$(PIP) -e .
+	touch $(RUN_STAMP)
 
-install: $(STAMP)
+$(DEV_STAMP): pyproject.toml | $(BIN)/python
+	$(PIP) -e '.[dev]'
+	touch $(DEV_STAMP) $(RUN_STAMP)
+
+install: $(RUN_STAMP)
+
+install-dev: $(DEV_STAMP)
 
 ## Install and start Coven on http://127.0.0.1:8000 (SQLite file ./coven.db, in-process bus).
 run: install
@@ -25,7 +36,7 @@ lan: install
 	$(BIN)/coven serve --host 0.0.0.0
 
 ## Install and run every test: lint, types, engine, server, browser.
-test: install
+test: install-dev
 	bash scripts/ensure-chromium
 	$(BIN)/ruff check engine app tests benchmarks
 	$(BIN)/mypy
@@ -35,13 +46,13 @@ test: install
 	@echo "The timed browser tests, alone on the machine:"
 	$(BIN)/pytest -q tests/e2e -m solo
 
-lint: install
+lint: install-dev
 	$(BIN)/ruff check engine app tests benchmarks
 
-typecheck: install
+typecheck: install-dev
 	$(BIN)/mypy
 
-pytest: install
+pytest: install-dev
 	$(BIN)/pytest -q -n 2 --dist loadfile --ignore=tests/e2e
 	$(BIN)/pytest -q -n 2 --dist loadfile tests/e2e -m "not solo"
 	$(BIN)/pytest -q tests/e2e -m solo
