@@ -36,6 +36,34 @@ TEMPLATES.env.globals["static_url"] = lambda path: static_assets().url(path)
 router = APIRouter(tags=["pages"])
 _CIRCLE_ID = re.compile(r"[0-9a-f]{32}")
 
+# The languages of static/i18n/, and the cookie static/js/i18n.js writes beside its localStorage
+# key once a reader chose one (the picker, or a ``?lang=`` link): the page's ``<html lang>``
+# then says the language its scripts will draw it in before they run.
+LANGUAGES = ("en", "vi", "es")
+LANGUAGE_COOKIE = "coven-lang"
+
+
+def page_language(request: Request) -> str:
+    """The language a page opens in, as static/js/i18n.js picks it: ``?lang=``, else the
+    reader's choice (its cookie), else the first of the browser's languages Coven speaks
+    (``Accept-Language``, by weight), else English."""
+    for chosen in (request.query_params.get("lang"), request.cookies.get(LANGUAGE_COOKIE)):
+        if chosen in LANGUAGES:
+            return chosen
+    weighted: list[tuple[float, int, str]] = []
+    for order, part in enumerate(request.headers.get("accept-language", "").split(",")):
+        tag, _, params = part.strip().partition(";")
+        base = tag.strip().lower().split("-")[0]
+        weight = 1.0
+        if params.strip().startswith("q="):
+            try:
+                weight = float(params.strip()[2:])
+            except ValueError:
+                continue
+        if base in LANGUAGES and weight > 0:
+            weighted.append((-weight, order, base))
+    return min(weighted)[2] if weighted else "en"
+
 
 def _settings(request: Request) -> Settings:
     coven = getattr(request.app.state, "coven", None)
@@ -63,6 +91,7 @@ def _page(
         "public_url": _settings(request).public_url,
         # (profile.js asks for the profile only when the browser sent its cookie)
         "holds_profile": _holds_profile(request),
+        "page_lang": page_language(request),
     }
     return TEMPLATES.TemplateResponse(request, template, {**base, **context}, status_code=status)
 

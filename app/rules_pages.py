@@ -1,4 +1,5 @@
-"""The rules pages: ``GET /rules/{game}`` (``?lang=`` picks the language in the browser), and
+"""The rules pages: ``GET /rules/{game}`` (``?lang=`` picks the language, of the page's
+``<html lang>`` too, app/pages.py ``page_language``; the browser draws the rules in it), and
 each rules file as HTML, ``GET /rules/{game}.{lang}.html``.
 
 The page is a thin shell; ``static/js/rules.js`` puts in the game's rules, rendered here once
@@ -11,11 +12,11 @@ from __future__ import annotations
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
 
+from app.pages import LANGUAGES as LANGUAGES  # (tests read it here)
 from app.pages import STATIC_DIR, _page
 from app.rules_markdown import rules_html
 
 RULES_DIR = STATIC_DIR / "rules"
-LANGUAGES = ("en", "vi", "es")
 
 router = APIRouter(tags=["pages"])
 

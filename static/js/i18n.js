@@ -4,6 +4,9 @@
 
 export const LANGUAGES = ["en", "vi", "es"];
 const STORAGE_KEY = "coven:lang";
+// The same choice for the server (app/pages.py ``page_language``): a page's <html lang> is then
+// the reader's language before this module runs.
+const COOKIE = "coven-lang";
 
 let lang = "en";
 let dict = {};
@@ -16,11 +19,32 @@ window.coven = Object.assign(window.coven || {}, {
   language: () => lang,
 });
 
+/** The reader's choice, kept: every page of this browser opens in it from now on (a room, its
+ * replay, the rules, whatever link led there). */
+function remember(code) {
+  try {
+    localStorage.setItem(STORAGE_KEY, code);
+  } catch {
+    /* storage refused (a private window's quota): the cookie still carries it */
+  }
+  document.cookie = `${COOKIE}=${code}; path=/; max-age=31536000; SameSite=Lax`;
+}
+
+// The language a page opens in: a `?lang=` link's (kept: it chose for the reader, as the picker
+// does), else the one the reader chose before, else the first of the browser's languages that
+// Coven speaks, else English. The links Coven makes for someone else (an invite, a replay to
+// share) carry no `?lang=`: a friend opens them in her own language, not the sender's.
 function pickLanguage() {
   const url = new URLSearchParams(location.search).get("lang");
-  if (LANGUAGES.includes(url)) return url;
+  if (LANGUAGES.includes(url)) {
+    remember(url);
+    return url;
+  }
   const saved = localStorage.getItem(STORAGE_KEY);
-  if (LANGUAGES.includes(saved)) return saved;
+  if (LANGUAGES.includes(saved)) {
+    if (!document.cookie.split("; ").includes(`${COOKIE}=${saved}`)) remember(saved);
+    return saved;
+  }
   for (const tag of navigator.languages || [navigator.language || "en"]) {
     const base = String(tag).toLowerCase().split("-")[0];
     if (LANGUAGES.includes(base)) return base;
@@ -63,7 +87,7 @@ export async function setLanguage(code) {
   if (!LANGUAGES.includes(code)) return;
   dict = code === "en" ? english : await load(code);
   lang = code;
-  localStorage.setItem(STORAGE_KEY, code);
+  remember(code);
   document.documentElement.lang = code;
   translateStatic(document);
   for (const fn of listeners) fn(code);
