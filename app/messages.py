@@ -191,6 +191,7 @@ class StateMessage(BaseModel):
     view: dict[str, Any]
     to_move: list[int]
     legal: list[dict[str, Any]]
+    undo: bool = Field(default=False, description='whether this seat may send {"type": "undo"} now')
     events: list[dict[str, Any]]
     result: dict[str, Any] | None
 

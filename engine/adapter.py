@@ -18,6 +18,7 @@ from __future__ import annotations
 import random
 from typing import Any, ClassVar, Protocol
 
+from engine import undo
 from engine.protocol import (
     Action,
     Event,
@@ -51,7 +52,10 @@ class Views(Protocol):
 
 
 class SavedState(Protocol):
-    """A game's state: its JSON form, and the result once the match is over."""
+    """A game's state: its JSON form, the result once the match is over, and its undo journal
+    (``engine.undo``; the adapter's to read and write, never the game's)."""
+
+    undo: undo.Journal | None
 
     @property
     def result(self) -> dict[str, Any] | None: ...
@@ -63,6 +67,15 @@ class StateClass(Protocol):
     """A game's ``State`` class: ``load(dump())`` is an exact round trip."""
 
     def load(self, data: dict[str, Any], /) -> Any: ...
+
+
+class UndoBarriers(Protocol):
+    """A game's ``undo_barriers`` module: which of its steps may never be taken back (beyond
+    ``engine.undo``'s own: the RNG, private events to others, a decision passed on)."""
+
+    def barrier(
+        self, before: Any, after: Any, seat: int, action: Action, events: list[Event], /
+    ) -> bool: ...
 
 
 class Determinizer(Protocol):
@@ -94,6 +107,8 @@ class RulesGame(Game):
     rules: Rules
     views: Views
     state_class: StateClass
+    # Optional: without it every step is a barrier and no step can be undone.
+    undo_barriers: UndoBarriers | None = None
 
     def setup(self, players: int, seed: int, options: dict[str, Any] | None = None) -> Any:
         check_player_count(self, players)
@@ -106,7 +121,29 @@ class RulesGame(Game):
         return self.rules.legal_actions(state, seat)
 
     def apply(self, state: Any, seat: int, action: Action) -> Step:
+        """The rules' step, journaled for undo; ``{"type": "undo"}`` is applied here."""
+        if isinstance(action, dict) and action.get("type") == undo.UNDO:
+            return undo.undo(self, state, seat, action)
+        return undo.track(self, state, seat, action, self.rules.apply(state, seat, action))
+
+    def undo_allowed(self, state: Any, seat: int) -> bool:
+        """May ``seat`` send ``{"type": "undo"}`` now? (Beside ``legal_actions``, never in it.)"""
+        return undo.allowed(self, state, seat)
+
+    # What engine.undo needs of a game.
+
+    def rules_apply(self, state: Any, seat: int, action: Action) -> Step:
         return self.rules.apply(state, seat, action)
+
+    def barrier(
+        self, before: Any, after: Any, seat: int, action: Action, events: list[Event]
+    ) -> bool:
+        return self.undo_barriers is None or self.undo_barriers.barrier(
+            before, after, seat, action, events
+        )
+
+    def finished(self, state: SavedState) -> bool:
+        return state.result is not None
 
     def view(self, state: Any, seat: int | None) -> dict[str, Any]:
         return self.views.view(state, seat)
@@ -118,10 +155,16 @@ class RulesGame(Game):
         return self.rules.stage(state)
 
     def dump(self, state: SavedState) -> dict[str, Any]:
-        return state.dump()
+        data = state.dump()
+        if state.undo is not None:
+            data[undo.UNDO] = state.undo.dump(self.dump)
+        return data
 
     def load(self, data: dict[str, Any]) -> Any:
-        return self.state_class.load(data)
+        state = self.state_class.load(data)
+        if data.get(undo.UNDO):
+            state.undo = undo.Journal.load(data[undo.UNDO], self.load)
+        return state
 
 
 class CountedRulesGame(RulesGame):

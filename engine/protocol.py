@@ -33,6 +33,10 @@ state consistent with what ``seat`` sees in ``view`` (hidden cards dealt at rand
 unseen), and ``evaluate(state, seat)`` scores a position for ``seat`` (higher is better), the
 one-ply heuristic of the ``greedy`` bot. Both live next to the game's rules.
 
+Optional, for undo within a turn (see :class:`Undoes` and ``engine/undo.py``): ``{"type":
+"undo"}`` is an ordinary recorded action through ``apply``, never listed by ``legal_actions``;
+``undo_allowed(state, seat)`` says whether ``seat`` may send it now.
+
 Optional, for players' history (see :class:`KeepsStatistics`): ``statistics(state, events)``, a
 finished match's own figures per seat (e.g. potions brewed), named in ``statistic_names``.
 """
@@ -238,6 +242,18 @@ class KeepsStatistics(Protocol):
     statistic_names: ClassVar[tuple[str, ...]]
 
     def statistics(self, state: Any, events: list[Event]) -> list[Figures]: ...
+
+
+@runtime_checkable
+class Undoes(Protocol):
+    """Optional beside :class:`Game`: a seat may take back its own steps since its turn or the
+    open decision began, while nothing hidden was revealed, nothing drawn or rolled and no other
+    seat acted on them (Board Game Arena's rule; ``engine/undo.py`` holds the mechanism, each
+    game's ``undo_barriers`` which of its steps end it). The undo itself is ``{"type": "undo"}``
+    sent through ``apply``, so (seed, actions) still replays a match bit for bit; it is not in
+    ``legal_actions`` (which bots choose from), ``undo_allowed`` says when it may be sent."""
+
+    def undo_allowed(self, state: Any, seat: int) -> bool: ...
 
 
 def check_player_count(game: Game, players: object) -> int:

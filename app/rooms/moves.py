@@ -176,7 +176,8 @@ class Moves:
         if not by_bot and record is not None and record.for_good:
             raise CovenError("seat_handed_over", "a bot plays this seat for good", 409)
         await self._check_version(table, seat, version)
-        if seat not in table.to_move:
+        # An undo may come from a seat that owes nothing (its hidden choice made): engine judges.
+        if seat not in table.to_move and action.get("type") != "undo":
             raise CovenError("not_your_turn", f"seat {seat} owes no decision now")
         try:
             step = table.game.apply(table.state, seat, action)

@@ -20,7 +20,7 @@ from app.errors import CovenError
 from app.rooms.keys import hash_token, seat_of
 from app.store.repository import MatchRecord, NewAction, Repository, RoomRecord
 from engine import registry
-from engine.protocol import Event, Game, IllegalAction, events_for
+from engine.protocol import Event, Game, IllegalAction, Undoes, events_for
 
 STAGES_KEPT = 64
 
@@ -74,6 +74,9 @@ class Table:
             "view": self.game.view(self.state, seat),
             "to_move": sorted(self.to_move),
             "legal": legal,
+            "undo": seat is not None
+            and isinstance(self.game, Undoes)
+            and self.game.undo_allowed(self.state, seat),
             "events": events_for(self.events, seat),
             "result": self.result,
             "clock": self.clock(),

@@ -8,7 +8,7 @@ from typing import Any, ClassVar
 from pydantic import BaseModel
 
 from engine import adapter
-from engine.brew import determinize, heuristic, rules, view
+from engine.brew import determinize, heuristic, rules, undo_barriers, view
 from engine.brew import statistics as figures
 from engine.brew.cards import ROLES, SPELLS, STACKS
 from engine.brew.options import BrewOptions
@@ -24,6 +24,7 @@ class WitchsBrew(adapter.SearchableRulesGame):
     max_players: ClassVar[int] = 5
     options: ClassVar[type[BaseModel]] = BrewOptions
     event_types: ClassVar[Mapping[str, str]] = {
+        "undone": PUBLIC,  # engine.undo: a seat took back its last step
         # the table: everyone sees these
         "set_started": PUBLIC, "variant_shuffled": PUBLIC, "roles_chosen": PUBLIC,
         "lead_owed": PUBLIC, "role_led": PUBLIC, "passed": PUBLIC, "claimed": PUBLIC,
@@ -44,6 +45,7 @@ class WitchsBrew(adapter.SearchableRulesGame):
     rules = rules
     views = view
     state_class = State
+    undo_barriers = undo_barriers
     determinizer = determinize
     heuristic = heuristic
     # each witch's own figures of a finished match, for history (statistics.py)

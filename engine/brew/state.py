@@ -126,6 +126,8 @@ class State:
     current: Round | None
     witches: list[Witch]
     result: dict[str, Any] | None = None
+    # engine.undo's journal, set and dumped by the adapter; never part of a view.
+    undo: Any = None
 
     def copy(self) -> State:
         """A copy sharing nothing mutable with this state (``apply`` works on one)."""

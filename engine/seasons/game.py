@@ -9,7 +9,7 @@ from pydantic import BaseModel
 
 from engine import adapter
 from engine.protocol import PRIVATE, PUBLIC
-from engine.seasons import determinize, heuristic, rules, view
+from engine.seasons import determinize, heuristic, rules, undo_barriers, view
 from engine.seasons import statistics as figures
 from engine.seasons.cards import CARDS, ENERGIES
 from engine.seasons.dice import DICE, SEASONS
@@ -24,6 +24,7 @@ class Seasons(adapter.SearchableRulesGame):
     max_players: ClassVar[int] = 4
     options: ClassVar[type[BaseModel]] = SeasonsOptions
     event_types: ClassVar[Mapping[str, str]] = {
+        "undone": PUBLIC,  # engine.undo: a seat took back its last step
         # the table: everyone sees these
         "draft_picked": PUBLIC, "draft_passed": PUBLIC,
         "draft_over": PUBLIC, "libraries_built": PUBLIC, "round_started": PUBLIC,
@@ -53,6 +54,7 @@ class Seasons(adapter.SearchableRulesGame):
     rules = rules
     views = view
     state_class = State
+    undo_barriers = undo_barriers
     determinizer = determinize
     heuristic = heuristic
     # each sorcerer's own figures of a finished match, for history (statistics.py)

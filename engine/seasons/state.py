@@ -231,6 +231,8 @@ class State:
     draft_round: int
     result: dict[str, Any] | None
     seats: list[Player]
+    # engine.undo's journal, set and dumped by the adapter; never part of a view.
+    undo: Any = None
 
     def copy(self) -> State:
         return State(

@@ -9,7 +9,7 @@ from pydantic import BaseModel
 
 from engine import adapter
 from engine.protocol import PRIVATE, PUBLIC
-from engine.whirling import determinize, heuristic, rules, view
+from engine.whirling import determinize, heuristic, rules, undo_barriers, view
 from engine.whirling import statistics as figures
 from engine.whirling.arcana import arcana_names
 from engine.whirling.cards import (
@@ -38,6 +38,7 @@ class WhirlingWitchcraft(adapter.SearchableRulesGame):
     max_players: ClassVar[int] = 5
     options: ClassVar[type[BaseModel]] = WhirlingOptions
     event_types: ClassVar[Mapping[str, str]] = {
+        "undone": PUBLIC,  # engine.undo: a seat took back its last step
         # the table: everyone sees these
         "personality_kept": PUBLIC, "personalities_revealed": PUBLIC, "round_started": PUBLIC,
         "recipe_chosen": PUBLIC, "random_play": PUBLIC, "hand_swapped": PUBLIC,
@@ -61,6 +62,7 @@ class WhirlingWitchcraft(adapter.SearchableRulesGame):
     rules = rules
     views = view
     state_class = State
+    undo_barriers = undo_barriers
     determinizer = determinize
     heuristic = heuristic
     # each witch's own figures of a finished match, for history (statistics.py)

@@ -198,6 +198,8 @@ class State:
     rng: str
     witches: list[Witch]
     result: dict[str, Any] | None = None
+    # engine.undo's journal, set and dumped by the adapter; never part of a view.
+    undo: Any = None
 
     @property
     def open_production(self) -> bool:

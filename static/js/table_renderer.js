@@ -7,6 +7,7 @@
 
 import { clear } from "./dom.js";
 import { attachDetail, createMoves, keepFocus } from "./table.js";
+import { placeUndo, undoLine } from "./undo.js";
 
 /** A game's static card data (`GET /api/games/{id}/catalog`). */
 export async function loadCatalog(game) {
@@ -42,7 +43,11 @@ export function tableRenderer(ctx, { selector, draw, drawn = null, stage, onStag
   const details = attachDetail(ctx.root, detail.describe, detail.closeLabel);
 
   function show(message, isNew) {
-    keepFocus(ctx.root, () => clear(ctx.root).append(draw(message, isNew)));
+    keepFocus(ctx.root, () => {
+      const node = draw(message, isNew);
+      placeUndo(node, message, moves); // every game's Undo, when the engine allows one
+      clear(ctx.root).append(node);
+    });
     details.refresh();
     if (drawn) drawn(message, isNew);
   }
@@ -96,7 +101,7 @@ export function tableRenderer(ctx, { selector, draw, drawn = null, stage, onStag
         moves.reset();
         rerender();
       },
-      describe,
+      describe: (event) => undoLine(ctx, event) || describe(event),
     },
   };
 }
