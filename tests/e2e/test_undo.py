@@ -1,0 +1,174 @@
+"""Undo within a turn, in Chromium, for every game: the host's page shows an Undo button
+(``data-testid="undo"``) exactly when the engine allows one, a click (or the keyboard) takes her
+last step back, and after another seat acted on it (the choice resolved, the cards revealed) the
+button is gone.
+
+The host plays in the browser; the other seats are driven through the HTTP API, so the test
+decides when they answer. The host's own steps are sent over the API too (the subject here is the
+Undo control, not each game's move buttons); the undo is the page's.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.e2e.api_rooms import HostedRoom
+from tests.e2e.players import Player, new_player, shot, wait_until
+
+pytestmark = pytest.mark.e2e
+
+UNDO = '#table [data-testid="undo"]'
+STATE = "(window.coven.page.state || {})"
+
+
+def act(
+    room: HostedRoom, token: str, pick: Callable[[list[dict[str, Any]]], dict[str, Any]]
+) -> int:
+    """One move of the seat holding ``token``: ``pick(legal)``; the version it made."""
+    state = room.state(token)
+    body = {
+        "action": pick(state["legal"]),
+        "client_id": uuid.uuid4().hex,
+        "version": state["version"],
+    }
+    sent = room.http.post("/actions", json=body, headers={"Authorization": f"Bearer {token}"})
+    assert sent.status_code == 200, sent.text
+    return int(state["version"]) + 1
+
+
+def of_type(kind: str) -> Callable[[list[dict[str, Any]]], dict[str, Any]]:
+    return lambda legal: next(a for a in legal if a["type"] == kind)
+
+
+def first(legal: list[dict[str, Any]]) -> dict[str, Any]:
+    return legal[0]
+
+
+def at_version(player: Player, version: int) -> None:
+    wait_until(player.page, f"{STATE}.version >= {version}")
+
+
+def open_host(browser: Any, room: HostedRoom, version: int) -> Player:
+    host = new_player(browser, "host", viewport={"width": 1366, "height": 900})
+    host.page.goto(room.page_url("en"))
+    at_version(host, version)
+    return host
+
+
+def undo_in_page(
+    host: Player,
+    version: int,
+    keyboard: bool = False,
+    more: bool = False,
+    picture: tuple[Path, str] | None = None,
+) -> None:
+    """The host takes her last step back with the page's Undo button (``more``: she has
+    another step to take back after it)."""
+    at_version(host, version)
+    button = host.page.locator(UNDO)
+    button.wait_for(state="visible")
+    assert button.inner_text().strip() == "Undo"
+    if picture:
+        shot(host, *picture)
+    if keyboard:
+        button.focus()
+        host.page.keyboard.press("Enter")
+    else:
+        button.click()
+    at_version(host, version + 1)
+    assert host.page.evaluate(f"{STATE}.undo") is more
+    host.page.locator(UNDO).wait_for(state="visible" if more else "detached")
+
+
+def no_undo(host: Player, version: int) -> None:
+    at_version(host, version)
+    assert host.page.evaluate(f"{STATE}.undo") is False
+    assert host.page.locator(UNDO).count() == 0
+
+
+def test_whirling_a_recipe_goes_back_until_the_other_witch_chose(
+    browser: Any, coven_server: str, artifacts: Path
+) -> None:
+    room = HostedRoom(coven_server, "whirling-witchcraft", seats=2)
+    friend = room.join("Baba")
+    room.start()
+    host = open_host(browser, room, 0)
+    try:
+        no_undo(host, 0)
+        legal_before = host.page.evaluate(f"{STATE}.legal")
+        version = act(room, room.token, first)  # her recipe, face down
+        undo_in_page(host, version, picture=(artifacts, "undo-whirling"))
+        assert host.page.evaluate(f"{STATE}.legal") == legal_before  # she may choose again
+
+        version = act(room, room.token, first)
+        at_version(host, version)
+        host.page.locator(UNDO).wait_for(state="visible")
+        version = act(room, friend, first)  # the other witch chose: the recipes are revealed
+        no_undo(host, version)
+        assert host.errors == []
+    finally:
+        host.page.context.close()
+        room.close()
+
+
+def test_seasons_library_building_goes_back_until_everyone_built(
+    browser: Any, coven_server: str, artifacts: Path
+) -> None:
+    room = HostedRoom(coven_server, "seasons", seats=2, options={"level": "apprentice"})
+    friend = room.join("Baba")
+    room.start()
+    host = open_host(browser, room, 0)
+    try:
+        assert host.page.evaluate(f"{STATE}.view.phase") == "build"
+        no_undo(host, 0)
+        version = act(room, room.token, first)  # a card into her library, unseen by the others
+        version = act(room, room.token, first)
+        undo_in_page(host, version, keyboard=True, more=True, picture=(artifacts, "undo-seasons"))
+        undo_in_page(host, version + 1)  # again: back to the start of her building
+        assert host.page.evaluate(f"{STATE}.view.phase") == "build"
+
+        while room.state(room.token)["view"]["phase"] == "build":
+            for token in (room.token, friend):
+                if room.state(token)["legal"]:
+                    version = act(room, token, first)
+        no_undo(host, version)  # the libraries are built: nothing goes back
+        assert host.errors == []
+    finally:
+        host.page.context.close()
+        room.close()
+
+
+def test_brew_a_confirmed_hand_goes_back_until_the_roles_are_revealed(
+    browser: Any, coven_server: str, artifacts: Path
+) -> None:
+    room = HostedRoom(coven_server, "witchs-brew", seats=3)
+    others = [room.join("Baba"), room.join("Circe")]
+    room.start()
+    host = open_host(browser, room, 0)
+    try:
+        no_undo(host, 0)
+        for token in (room.token, *others):
+            for _ in range(5):
+                version = act(room, token, of_type("keep"))
+        at_version(host, version)
+        # Her keeps are hers to take back too (a keep undone is an unkeep), while nobody sees them.
+        assert host.page.evaluate(f"{STATE}.undo") is True
+        version = act(room, room.token, of_type("confirm"))
+        undo_in_page(
+            host, version, more=True, picture=(artifacts, "undo-brew")
+        )  # her keeps before it may go back too
+        assert host.page.evaluate(f"{STATE}.legal.some((a) => a.type === 'confirm')")
+
+        version = act(room, room.token, of_type("confirm"))
+        for token in others:
+            version = act(room, token, of_type("confirm"))  # the roles are revealed
+        no_undo(host, version)
+        assert host.errors == []
+    finally:
+        host.page.context.close()
+        room.close()
