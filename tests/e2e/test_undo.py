@@ -10,11 +10,13 @@ Undo control, not each game's move buttons); the undo is the page's.
 
 from __future__ import annotations
 
+import random
 import uuid
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 
 from tests.e2e.api_rooms import HostedRoom
@@ -168,6 +170,56 @@ def test_brew_a_confirmed_hand_goes_back_until_the_roles_are_revealed(
         for token in others:
             version = act(room, token, of_type("confirm"))  # the roles are revealed
         no_undo(host, version)
+        assert host.errors == []
+    finally:
+        host.page.context.close()
+        room.close()
+
+
+def end_places(page: Any) -> list[list[str]]:
+    page.wait_for_selector("[data-testid=game-over]")
+    lines: list[list[str]] = page.eval_on_selector_all(
+        "[data-testid=ranking] li",
+        "(lines) => lines.map((li) => [li.dataset.seat, li.dataset.place])",
+    )
+    return lines
+
+
+def test_a_match_with_undos_replays_to_the_same_end(
+    browser: Any, coven_server: str, artifacts: Path
+) -> None:
+    """Both witches play a whole match over the API, taking steps back now and then; the replay
+    page, rebuilt by the engine from (seed, actions), ends as the match did."""
+    room = HostedRoom(coven_server, "whirling-witchcraft", seats=2)
+    tokens = [room.token, room.join("Baba")]
+    room.start()
+    rng = random.Random(5)
+    undos = 0
+    while room.state().get("result") is None:
+        for token in tokens:
+            state = room.state(token)
+            if state.get("undo") and rng.random() < 0.4:
+                act(room, token, lambda _legal: {"type": "undo"})
+                undos += 1
+            elif state.get("legal") and not state.get("result"):
+                act(room, token, rng.choice)
+    assert undos >= 3
+    timeline = httpx.get(f"{coven_server}/api/rooms/{room.code}/replay", timeout=10).json()
+    actions = [step.get("action") or {} for step in timeline["steps"]]
+    assert sum(a.get("type") == "undo" for a in actions) == undos
+
+    host = new_player(browser, "host", viewport={"width": 1366, "height": 900})
+    try:
+        host.page.goto(room.page_url("en"))
+        ended = end_places(host.page)
+        host.page.goto(f"{coven_server}/r/{room.code}/replay?lang=en")
+        wait_until(host.page, "document.body.dataset.ready === '1'")
+        host.page.locator("body").press("End")
+        last = timeline["last"]
+        wait_until(host.page, f"document.getElementById('replay').dataset.shown === '{last}'")
+        assert end_places(host.page) == ended
+        assert host.page.locator(UNDO).count() == 0  # a replay offers no undo
+        shot(host, artifacts, "undo-replay-end")
         assert host.errors == []
     finally:
         host.page.context.close()
