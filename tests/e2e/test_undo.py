@@ -224,3 +224,56 @@ def test_a_match_with_undos_replays_to_the_same_end(
     finally:
         host.page.context.close()
         room.close()
+
+
+DRAWS = {"card_drawn", "you_drew", "cards_seen", "die_rerolled", "round_started"}
+
+
+def test_seasons_turn_steps_go_back_but_not_after_a_draw_or_a_roll(
+    browser: Any, coven_server: str, artifacts: Path
+) -> None:
+    """Through the year, after each of the host's steps the page shows Undo exactly when the
+    engine allows it: never after a card was drawn, seen or a die rolled, never once the turn
+    passed; and a step that reveals nothing goes back."""
+    room = HostedRoom(coven_server, "seasons", seats=2, options={"level": "apprentice"})
+    tokens = [room.token, room.join("Baba")]
+    room.start()
+    host = open_host(browser, room, 0)
+    rng = random.Random(3)
+    drawn = allowed = passed = 0
+    try:
+        for _ in range(400):
+            if drawn and allowed > 1 and passed:
+                break
+            state = room.state(room.token)
+            assert state.get("result") is None, (drawn, allowed, passed)
+            seat = state["to_move"][0]
+            action = rng.choice(room.state(tokens[seat])["legal"])
+            version = act(room, tokens[seat], lambda _legal, chosen=action: chosen)
+            if seat != 0 or state["view"]["phase"] != "turn":
+                continue
+            at_version(host, version)
+            after = room.state(room.token)
+            kinds = {e["type"] for e in after["events"]}
+            shown = host.page.locator(UNDO).count() == 1
+            assert shown == after["undo"] == host.page.evaluate(f"{STATE}.undo"), kinds
+            if kinds & DRAWS:
+                drawn += 1
+                assert not shown, kinds
+            if after["to_move"] != [0]:
+                passed += 1
+                assert not shown
+            if shown:
+                allowed += 1
+                if allowed == 1:
+                    shot(host, artifacts, "undo-seasons-turn")
+                host.page.locator(UNDO).click()
+                at_version(host, version + 1)
+                back = room.state(room.token)
+                assert back["view"] == state["view"] and back["legal"] == state["legal"]
+                act(room, room.token, lambda _legal, chosen=action: chosen)  # and on again
+        assert drawn and allowed > 1 and passed, (drawn, allowed, passed)
+        assert host.errors == []
+    finally:
+        host.page.context.close()
+        room.close()
