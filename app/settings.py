@@ -6,6 +6,8 @@ import os
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
+from engine.brew import cards as brew_cards
+
 DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///./coven.db"
 
 
@@ -39,6 +41,20 @@ def _public_url(raw: str | None) -> str | None:
     if parts.scheme not in ("http", "https") or not parts.netloc or parts.query or parts.fragment:
         raise ValueError(f"COVEN_PUBLIC_URL must look like https://coven.example, not {raw!r}")
     return url
+
+
+def _brew_printed_values(raw: str | None) -> str | None:
+    """``COVEN_BREW_PRINTED_VALUES``: the file of Witch's Brew's printed potion values, loaded
+    for the tables that ask for them; refused when it breaks the rulebook's facts (engine/brew/
+    cards.py ``read_printed_values``), so ``coven serve`` stops saying what is wrong."""
+    path = (raw or "").strip() or None
+    if path is None:
+        return None
+    try:
+        brew_cards.use_printed_values(path)
+    except brew_cards.PrintedValuesError as exc:
+        raise ValueError(f"COVEN_BREW_PRINTED_VALUES: {exc}") from None
+    return path
 
 
 def _push_contact(raw: str | None) -> str | None:
@@ -127,6 +143,9 @@ class Settings:
     # The waits (seconds) before each new try of a notification whose receiver failed; one
     # more failure after the last gives it up.
     notify_backoff: tuple[float, ...] = (5.0, 30.0, 120.0, 600.0, 1800.0)
+    # Witch's Brew's printed potion values (a JSON file, engine/brew/README.md), for the tables
+    # whose host picks them; None: only the reconstruction.
+    brew_printed_values: str | None = None
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -168,4 +187,5 @@ class Settings:
             push_contact=_push_contact(os.environ.get("COVEN_PUSH_CONTACT")),
             webhook_allow_private=os.environ.get("COVEN_WEBHOOK_ALLOW_PRIVATE", "0") == "1",
             notify_sweep_seconds=_float("COVEN_NOTIFY_SWEEP_SECONDS", base.notify_sweep_seconds),
+            brew_printed_values=_brew_printed_values(os.environ.get("COVEN_BREW_PRINTED_VALUES")),
         )

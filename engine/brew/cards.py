@@ -3,12 +3,23 @@
 Role and spell effects are small functions next to this data (``roles.py``, ``spells.py``); the
 numbers the sheet marks [GUESS] come from ``readings.py``. Ids are stable snake_case so that the
 renderer can translate them; the English, German, French and Spanish names are for the catalog.
+
+The potion cards come in two editions: the reconstruction of ``readings.py`` (ids
+``copper-3``), which every table plays by default, and the **printed values** an operator who
+owns the box may load from a JSON file (``COVEN_BREW_PRINTED_VALUES``, README "Printed potion
+values"; ids ``copper-p3``), played by the tables whose room option ``potion_values`` is
+``"printed"``. Both are checked against the rulebook's facts; the ids never collide, so a card
+id alone says its data.
 """
 
 from __future__ import annotations
 
+import contextlib
 import itertools
+import json
+import os
 from dataclasses import dataclass
+from pathlib import Path
 from types import MappingProxyType
 from typing import Final
 
@@ -127,8 +138,11 @@ STACK_SIZE: Final = {"copper": 7, "silver": 7, "iron": 7, "gold_shelf": 5,
 RAVENS_PER_STACK: Final = 2  # [RULEBOOK]
 
 
-def _build_stacks(data: dict[str, tuple[readings.PotionRow, ...]]) -> tuple[PotionStack, ...]:
-    """The five stacks from data, refusing data that breaks the rulebook's facts."""
+def _build_stacks(
+    data: dict[str, tuple[readings.PotionRow, ...]], id_infix: str = ""
+) -> tuple[PotionStack, ...]:
+    """The five stacks from data, refusing data that breaks the rulebook's facts; card ids are
+    ``{stack}-{id_infix}{row}``."""
     stacks = []
     for sid in STACK_IDS:
         rows = data[sid]
@@ -144,7 +158,7 @@ def _build_stacks(data: dict[str, tuple[readings.PotionRow, ...]]) -> tuple[Poti
             if not cost or not set(cost) <= allowed or any(n <= 0 for n in cost.values()):
                 raise ValueError(f"{sid}: bad cost {cost}")
         cards = tuple(
-            PotionCard(f"{sid}-{i + 1}", sid, MappingProxyType(dict(cost)), vp, raven)
+            PotionCard(f"{sid}-{id_infix}{i + 1}", sid, MappingProxyType(dict(cost)), vp, raven)
             for i, (cost, vp, raven) in enumerate(rows)
         )
         stacks.append(PotionStack(sid, kind, cards))
@@ -153,4 +167,127 @@ def _build_stacks(data: dict[str, tuple[readings.PotionRow, ...]]) -> tuple[Poti
 
 STACKS: Final = _build_stacks(readings.POTION_STACKS)
 STACK_BY_ID: Final = MappingProxyType({s.id: s for s in STACKS})
-CARD_BY_ID: Final = MappingProxyType({c.id: c for s in STACKS for c in s.cards})
+_CARDS: dict[str, PotionCard] = {c.id: c for s in STACKS for c in s.cards}
+CARD_BY_ID: Final = MappingProxyType(_CARDS)  # both editions, once the printed one is loaded
+"""Every potion card by id: the reconstruction's, and the printed ones once loaded."""
+
+# --- the printed values (an operator's file) ---------------------------------------------------
+
+PRINTED_VALUES_SETTING: Final = "COVEN_BREW_PRINTED_VALUES"
+PRINTED_ID_INFIX: Final = "p"
+VP_RANGE: Final = range(1, 21)  # a glass bulb's value: a positive whole number (sanity bound)
+COST_RANGE: Final = range(1, 13)  # drops or gold on one card, all colours together (sanity bound)
+# The only printed cost a source gives (sheet 8.1, [SOURCE: S9]): the top copper cauldron.
+TOP_COPPER_COST: Final = {"white": 1}
+_printed: tuple[PotionStack, ...] | None = None
+
+
+class PrintedValuesError(ValueError):
+    """A printed-values file that cannot be the box's: the message says what and where."""
+
+
+def _whole(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _printed_row(sid: str, pos: int, card: object) -> readings.PotionRow:
+    where = f"{sid} card {pos}"
+    if not isinstance(card, dict) or set(card) != {"cost", "vp", "raven"}:
+        raise PrintedValuesError(f"{where}: give exactly cost, vp and raven")
+    cost, vp, raven = card["cost"], card["vp"], card["raven"]
+    if not _whole(vp) or vp not in VP_RANGE:
+        raise PrintedValuesError(f"{where}: vp must be a whole number from 1 to {VP_RANGE[-1]}")
+    if not isinstance(raven, bool):
+        raise PrintedValuesError(f"{where}: raven must be true or false")
+    allowed = (
+        set(DROPS) if sid in CAULDRONS else {"gold"} if sid == "gold_shelf" else {"any_drops"}
+    )
+    if (
+        not isinstance(cost, dict)
+        or not cost
+        or not set(cost) <= allowed
+        or not all(_whole(n) and n > 0 for n in cost.values())
+        or sum(cost.values()) not in COST_RANGE
+    ):
+        raise PrintedValuesError(
+            f"{where}: cost must count {' / '.join(sorted(allowed))} "
+            f"(whole numbers, {COST_RANGE[-1]} at most in all), not {cost!r}"
+        )
+    return dict(cost), vp, raven
+
+
+def read_printed_values(path: str | Path) -> tuple[PotionStack, ...]:
+    """The printed potion cards of the JSON file at ``path`` (format: README "Printed potion
+    values"), checked against the rulebook's facts: the five stacks, 7 cards per cauldron metal
+    and 5 per shelf, 2 ravens per stack, values never decreasing from top to bottom, each
+    shelf paid in its own kind, and the top copper cauldron at the 1 white drop a source
+    gives. Raises ``PrintedValuesError`` saying what is wrong."""
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise PrintedValuesError(f"cannot read {path}: {exc.strerror or exc}") from None
+    except ValueError as exc:
+        raise PrintedValuesError(f"{path} is not JSON: {exc}") from None
+    if not isinstance(data, dict) or not set(data) <= {"about", "stacks"} or "stacks" not in data:
+        raise PrintedValuesError(f'{path}: expected {{"about": "...", "stacks": {{...}}}}')
+    stacks = data["stacks"]
+    if not isinstance(stacks, dict) or set(stacks) != set(STACK_IDS):
+        raise PrintedValuesError(f"{path}: stacks must be exactly {', '.join(STACK_IDS)}")
+    rows: dict[str, tuple[readings.PotionRow, ...]] = {}
+    for sid in STACK_IDS:
+        cards = stacks[sid]
+        if not isinstance(cards, list):
+            raise PrintedValuesError(f"{path}: {sid} must be a list of cards, top to bottom")
+        rows[sid] = tuple(_printed_row(sid, i + 1, card) for i, card in enumerate(cards))
+    if rows["copper"] and rows["copper"][0][0] != TOP_COPPER_COST:
+        raise PrintedValuesError(
+            f"{path}: the top copper cauldron costs 1 white drop (the rules sheet, 8.1), "
+            f"not {rows['copper'][0][0]!r}"
+        )
+    try:
+        return _build_stacks(rows, PRINTED_ID_INFIX)
+    except ValueError as exc:
+        raise PrintedValuesError(f"{path}: {exc}") from None
+
+
+def use_printed_values(path: str | Path | None) -> None:
+    """Load the printed values from ``path`` for the tables that ask for them (``None``: forget
+    them). Raises ``PrintedValuesError`` for a wrong file, leaving the edition loaded before."""
+    global _printed
+    stacks = read_printed_values(path) if path is not None else None
+    for stack in _printed or ():
+        for card in stack.cards:
+            del _CARDS[card.id]
+    _printed = stacks
+    for stack in stacks or ():
+        _CARDS.update({c.id: c for c in stack.cards})
+
+
+def printed_stacks() -> tuple[PotionStack, ...] | None:
+    """The printed potion stacks when the operator loaded them, else ``None``."""
+    return _printed
+
+
+def stacks_for(potion_values: str) -> tuple[PotionStack, ...]:
+    """The potion stacks a table of room option ``potion_values`` plays."""
+    if potion_values == "printed":
+        if _printed is None:
+            raise ValueError(f"this server has no printed potion values ({PRINTED_VALUES_SETTING})")
+        return _printed
+    return STACKS
+
+
+def stack_of_card(card_id: str) -> PotionStack:
+    """The stack, of its own edition, that a potion card belongs to."""
+    card = _CARDS[card_id]
+    for stack in (*STACKS, *(_printed or ())):
+        if stack.id == card.stack and card in stack.cards:
+            return stack
+    raise KeyError(card_id)
+
+
+# Every process of a server (its workers, its bots' thinking processes) loads the same file. A
+# wrong file is reported by app/settings.py, which stops ``coven serve`` with its message.
+if os.environ.get(PRINTED_VALUES_SETTING):
+    with contextlib.suppress(PrintedValuesError):
+        use_printed_values(os.environ[PRINTED_VALUES_SETTING])

@@ -24,7 +24,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from engine.brew.cards import ROLE_IDS, SPELL_IDS, STACK_BY_ID
+from engine.brew.cards import ROLE_IDS, SPELL_IDS, stack_of_card
 from engine.brew.state import Round, State, Witch
 from engine.brew.view import HIDDEN
 from engine.brew.worth import role_worth
@@ -33,10 +33,11 @@ HAND_NOISE = 1.0  # VP: how far a dealt hand strays from the roles worth most to
 
 
 def _stack(spec: dict[str, Any], owned: set[str], rng: random.Random) -> list[str]:
-    left = [c for c in STACK_BY_ID[spec["id"]].cards if c.id not in owned]
     top = spec["top"]
     if top is None:
         return []
+    # (the cards of the top card's edition: the reconstruction's, or the printed ones)
+    left = [c for c in stack_of_card(top["id"]).cards if c.id not in owned]
     rest = [c for c in left if c.id != top["id"]]
     rng.shuffle(rest)
     rest.sort(key=lambda c: c.vp)  # a stable sort keeps the shuffle within equal values

@@ -10,7 +10,7 @@ from pydantic import BaseModel
 from engine import adapter
 from engine.brew import determinize, heuristic, rules, undo_barriers, view
 from engine.brew import statistics as figures
-from engine.brew.cards import ROLES, SPELLS, STACKS
+from engine.brew.cards import ROLES, SPELLS, STACKS, printed_stacks
 from engine.brew.options import BrewOptions
 from engine.brew.readings import POTION_DATA_IS_PLACEHOLDER
 from engine.brew.state import State
@@ -39,7 +39,8 @@ class WitchsBrew(adapter.SearchableRulesGame):
     description: ClassVar[str] = (
         "Keep 5 of your 12 roles in secret, then play them one by one: claim a role's full "
         "action (\"I am the Witch!\") and risk losing it, or settle for its favor (\"So be "
-        "it!\"). Brew the most valuable potions."
+        "it!\"). Brew the most valuable potions. The potion cards' costs and values are our "
+        "reconstruction (the printed ones are not public), unless the server loaded the box's."
     )
     # where the protocol's calls go (engine/adapter.py)
     rules = rules
@@ -64,4 +65,9 @@ class WitchsBrew(adapter.SearchableRulesGame):
             "stacks": [{"id": s.id, "kind": s.kind, "cards": [c.as_dict() for c in s.cards]}
                        for s in STACKS],
             "potion_data_is_placeholder": POTION_DATA_IS_PLACEHOLDER,
+            # the box's cards, where the operator loaded them (room option potion_values)
+            "printed_stacks": [
+                {"id": s.id, "kind": s.kind, "cards": [c.as_dict() for c in s.cards]}
+                for s in printed_stacks() or ()
+            ],
         }

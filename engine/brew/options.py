@@ -2,11 +2,24 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializerFunctionWrapHandler,
+    field_validator,
+    model_serializer,
+)
 
-from engine.brew import readings
+from engine.brew import cards, readings
+
+
+def _offered_values(schema: dict[str, Any]) -> None:
+    """The lobby offers the printed values only where the operator loaded them."""
+    if cards.printed_stacks() is None and "enum" in schema:
+        schema["enum"] = ["reconstruction"]
 
 
 class BrewOptions(BaseModel):
@@ -28,3 +41,27 @@ class BrewOptions(BaseModel):
             "without taking anything from anyone)."
         ),
     )
+    potion_values: Literal["reconstruction", "printed"] = Field(
+        "reconstruction",
+        description=(
+            "The potion cards' costs, values and ravens: 'reconstruction' (ours: the printed "
+            "ones are not public) or 'printed' (the box's, where the server's operator loaded "
+            "them from a file, COVEN_BREW_PRINTED_VALUES)."
+        ),
+        json_schema_extra=_offered_values,
+    )
+
+    @field_validator("potion_values")
+    @classmethod
+    def _printed_loaded(cls, value: str) -> str:
+        cards.stacks_for(value)  # (a ValueError: this server has no printed values)
+        return value
+
+    @model_serializer(mode="wrap")
+    def _only_printed_said(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        # A table of the reconstruction keeps the options it always had (its state, views and
+        # recorded playthroughs unchanged); a printed table says so in its options.
+        dumped: dict[str, Any] = handler(self)
+        if dumped.get("potion_values") == "reconstruction":
+            del dumped["potion_values"]
+        return dumped

@@ -28,10 +28,10 @@ from engine.brew.cards import (
     ROLE_IDS,
     ROLES_KEPT,
     SPELL_IDS,
-    STACKS,
     START_DROPS,
     START_GOLD,
     PotionStack,
+    stacks_for,
 )
 from engine.brew.options import BrewOptions
 from engine.brew.payments import Ledger
@@ -65,7 +65,7 @@ def setup(players: int, seed: int, options: BrewOptions) -> State:
     if options.variant_blocked_roles and not blocked_per_set(players):
         raise IllegalAction("bad_options", "the blocked-roles variant is for 3 or 4 players")
     rng = Rng(seed)
-    stacks = {s.id: _laid_out(s, rng) for s in STACKS}
+    stacks = {s.id: _laid_out(s, rng) for s in stacks_for(options.potion_values)}
     spell_books = list(SPELL_IDS)
     rng.shuffle(spell_books)  # shuffled, face up [RULEBOOK]
     start = rng.below(players) if readings.RANDOM_START_PLAYER else 0

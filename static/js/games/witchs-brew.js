@@ -18,7 +18,8 @@ export async function createRenderer(ctx) {
   const catalog = await loadCatalog("witchs-brew");
   const ROLE_IDS = Object.keys(catalog.roles);
   const CARDS = {};
-  for (const stack of catalog.stacks) for (const c of stack.cards) CARDS[c.id] = c;
+  // (the box's printed cards too, where the server loaded them: engine/brew/cards.py)
+  for (const stack of [...catalog.stacks, ...(catalog.printed_stacks || [])]) for (const c of stack.cards) CARDS[c.id] = c;
 
   const ui = {
     lastRound: null, // {role, claimant, outcome}: the round just finished, until the next lead
@@ -93,7 +94,6 @@ export async function createRenderer(ctx) {
       h("p", { class: "small muted" }, tn("wb.vp_n", c.vp)),
       h("p", {}, amounts(c.cost)),
       c.raven ? h("p", { class: "small" }, icon("raven"), " ", t("wb.raven_card")) : null,
-      catalog.potion_data_is_placeholder ? h("p", { class: "small muted" }, t("wb.placeholder_cards")) : null,
     ];
   }
 
@@ -195,8 +195,9 @@ export async function createRenderer(ctx) {
           h("div", { class: "small muted stack-count" }, tn("wb.cards_left", stack.count)),
         ),
       ),
-      // The printed values of the 31 potion cards are not known (engine/brew/readings.py).
-      catalog.potion_data_is_placeholder ? h("p", { class: "small muted stacks-note" }, t("wb.placeholder_cards")) : null,
+      // That the values are our reconstruction is said in the rules and the game's description,
+      // not at the table; a table of the box's printed values says so (room option potion_values).
+      view.options && view.options.potion_values === "printed" ? h("p", { class: "small muted stacks-note", "data-testid": "printed-values" }, t("wb.printed_cards")) : null,
     );
   }
 
