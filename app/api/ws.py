@@ -141,7 +141,7 @@ async def _open(
             raise CovenError("room_not_found", "no such room")
         # This worker's copy of the room when it knows the token (a crowd of spectators
         # joining reads the room once, not once each).
-        _, seat = await coven.service.seat_for(code, token)
+        room, seat = await coven.service.seat_for(code, token)
     except CovenError as exc:
         close = CLOSE_NO_ROOM if exc.code == "room_not_found" else CLOSE_BAD_TOKEN
         await _refuse(websocket, subprotocol, exc.code, exc.message, close)
@@ -168,8 +168,10 @@ async def _open(
     )
     try:
         await coven.hub.join(conn)
-        # The server's time, which the table's turn clocks count down from.
-        conn.send(wire.dumps({"type": "clock", "now": coven.service.clock.now()}))
+        if room.turn_seconds:
+            # The server's time, which the table's turn clocks count down from (a table
+            # without a clock needs none).
+            conn.send(wire.dumps({"type": "clock", "now": coven.service.clock.now()}))
         with contextlib.suppress(CovenError):
             table = await coven.service.table(code)
             conn.sent_version = max(conn.sent_version, table.version)

@@ -66,7 +66,7 @@ class ThreadServer:
         self.thread.join(timeout=15)
 
 
-def wait_healthy(url: str, process: subprocess.Popen[bytes], seconds: float = 30) -> None:
+def wait_healthy(url: str, process: subprocess.Popen[bytes], seconds: float = 90) -> None:
     """Until ``url``'s ``/healthz`` answers 200; ``RuntimeError`` if ``process`` exits first
     or it takes longer than ``seconds``."""
     deadline = time.monotonic() + seconds
