@@ -106,6 +106,8 @@ def test_whirling_a_recipe_goes_back_until_the_other_witch_chose(
         version = act(room, room.token, first)  # her recipe, face down
         undo_in_page(host, version, picture=(artifacts, "undo-whirling"))
         assert host.page.evaluate(f"{STATE}.legal") == legal_before  # she may choose again
+        wait_until(host.page, "document.getElementById('log').textContent.includes('took back')")
+        assert "Ana took back a step" in host.page.locator("#log").text_content()
 
         version = act(room, room.token, first)
         at_version(host, version)
