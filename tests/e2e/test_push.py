@@ -136,7 +136,7 @@ def registration_id(player: Player, origin: str) -> tuple[Any, str]:
 
 
 def shown(player: Player, count: int = 1) -> list[dict[str, Any]]:
-    deadline = time.monotonic() + 5
+    deadline = time.monotonic() + 15
     while True:
         notes: list[dict[str, Any]] = player.page.evaluate(NOTIFICATIONS_JS)
         if len(notes) >= count:
