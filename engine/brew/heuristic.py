@@ -31,7 +31,7 @@ __all__ = [
 def evaluate(state: State, seat: int) -> float:
     if state.result is not None:
         scores = state.result["scores"]
-        margin = scores[seat] - max(v for s, v in enumerate(scores) if s != seat)
+        margin = float(scores[seat] - max(v for s, v in enumerate(scores) if s != seat))
         won = state.result["placings"][seat] == 1
         return margin + (WIN_BONUS if won else 0.0) + 0.01 * leftovers(state.witches[seat])
     mine = worth(state, seat)
