@@ -74,6 +74,9 @@ class Outbox:
         """Write ``notes``, each once by its key (a key already written is left as it is)."""
         if not notes:
             return
+        # In key order: two writers of overlapping rows (a reaction and a sweep, two workers)
+        # then take the keys' locks in one order, and never deadlock on PostgreSQL.
+        notes = sorted(notes, key=lambda n: n.key)
         now = self.clock.now()
         async with self.db.write() as session:
             await session.execute(
