@@ -10,6 +10,12 @@ step is played as a sequence in which the others' choices are hidden, which is w
 already assumed. A new leaf is played on for ``rollout`` actions (uniformly random), then every
 seat that moved on the path is scored with the game's ``evaluate``; each node keeps the mean
 score of the seat that moved into it, so every seat picks what is best for itself (max^n).
+
+A game may guide the search (``searching.hints``): which actions a node weighs, where the tree
+stops growing, and a playout policy of its own with its stopping point, which then replaces the
+random rollout. Witch's Brew does (``engine/brew/playout.py``): scored one ply after the
+decision, its search lost to ``greedy``; played out to the end of the set, it beats it. A game
+without hints is searched exactly as before.
 Scores are unbounded, so UCB compares them rescaled to [0, 1] by the lowest and highest leaf
 score seen so far in this search.
 
