@@ -27,7 +27,7 @@ from tests.e2e.players import FINITE_ANIMATIONS_DONE, Player, new_player, shot, 
 pytestmark = pytest.mark.e2e
 
 GAME = "whirling-witchcraft"
-SECONDS = 60
+SECONDS = 150
 
 # The box of every element of the table in page coordinates (a scroll that brings an opened
 # chooser into view is not a jump) that is not inside `inside` (the thing being selected or
@@ -298,11 +298,18 @@ def test_choices_feel_like_a_game(browser: Any, coven_server: str, artifacts: Pa
             assert "/" in text or "any" in text, text
             seen.add("any-slot")
 
+    matches = 1
     while not {"select", "waiting", "raven", "one-way", "chooser", "confirm", "any-slot"} <= seen:
-        assert time.monotonic() < deadline, f"situations not reached in time: {seen}"
-        assert page.locator("[data-testid=game-over]").count() == 0, (
-            f"the match ended first: {seen}"
-        )
+        assert time.monotonic() < deadline, f"situations not reached in {matches} matches: {seen}"
+        if page.locator("[data-testid=game-over]").count():
+            # The deal decides which situations come up: a match that ended before all of them
+            # did is followed by another one, and the study goes on there.
+            assert host.errors == [], host.errors
+            page.context.close()
+            host, friend, acts = open_match(browser, coven_server)
+            page = host.page
+            matches += 1
+            continue
         wait_until(page, SETTLED_JS)
         if not my_state(host)["legal"]:
             friend.finish_step(rng)
