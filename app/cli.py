@@ -152,6 +152,12 @@ def parser() -> argparse.ArgumentParser:
     arena.add_argument(
         "--seats", required=True, help="one bot level per seat, in seat order: strong,random"
     )
+def _verify(args: argparse.Namespace) -> int:
+    from app.fairness.verify import command
+
+    return command(args.file, sys.stdout, sys.stderr)
+
+
     arena.add_argument("--games", type=int, default=100)
     arena.add_argument("--seed", type=int, default=1)
     budget = arena.add_mutually_exclusive_group()
@@ -166,6 +172,13 @@ def parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    verify = commands.add_parser(
+        "verify",
+        help="check an exported match: its seed proof, every action and the result (offline)",
+    )
+    verify.add_argument("file", help="the export (GET /api/rooms/{code}/export); - reads stdin")
+    verify.set_defaults(run=_verify)
+
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     args = parser().parse_args(argv)
     code: int = args.run(args)

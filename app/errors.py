@@ -45,6 +45,11 @@ STATUS: dict[str, int] = {
     "bad_number": 422,
     "bad_origin": 403,
     "unknown_bot": 422,
+    # fairness (app/fairness): seed proof, export, verify
+    "bad_contribution": 400,
+    "rules_version_unavailable": 409,
+    "not_an_export": 422,
+    "import_not_found": 404,
     # rematches (app/rooms/rematch.py)
     "not_finished": 409,
     "no_rematch": 404,

@@ -21,6 +21,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app import wire
 from app.api import circles, http, profiles, ws
+from app.api import fairness as fairness_api
 from app.api import push as push_api
 from app.api import rematch as rematch_api
 from app.api import results as results_api
@@ -30,6 +31,7 @@ from app.api.same_origin import SameOriginGuard
 from app.bus import make_bus
 from app.clock import make_clock
 from app.errors import CovenError
+from app.fairness.document import DOCUMENT_PATHS, MAX_DOCUMENT_BYTES
 from app.logs import redact_tokens_in_logs
 from app.notify.service import Notify
 from app.profiles.service import ProfileService
@@ -127,8 +129,10 @@ class RequestGuard:
         if self._url_bytes(scope) > self.max_url:
             await _error(414, "too_large", self._url_message())(scope, receive, send)
             return
+        # An exported match is posted whole to be verified or opened (app/fairness).
+        limit = MAX_DOCUMENT_BYTES if scope["path"] in DOCUMENT_PATHS else self.max_body
         length = dict(scope.get("headers") or []).get(b"content-length")
-        if length is not None and length.isdigit() and int(length) > self.max_body:
+        if length is not None and length.isdigit() and int(length) > limit:
             await self._too_large(scope, receive, send)
             return
         body = bytearray()
@@ -138,7 +142,7 @@ class RequestGuard:
             if message["type"] == "http.disconnect":
                 return
             body += message.get("body", b"")
-            if len(body) > self.max_body:
+            if len(body) > limit:
                 await self._too_large(scope, receive, send)
                 return
             more = bool(message.get("more_body", False))
@@ -371,6 +375,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     _install_error_handlers(app)
     app.include_router(http.router)
+    app.include_router(fairness_api.router)
     app.include_router(ws.router)
     app.include_router(results_api.router)
     app.include_router(rematch_api.router)

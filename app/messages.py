@@ -49,6 +49,41 @@ class GameInfo(BaseModel):
     options: dict[str, Any] = Field(description="JSON schema of the game's setup options")
 
 
+class SeedContribution(BaseModel):
+    seat: int
+    value: str = Field(description="16 bytes as 32 lowercase hex digits")
+    by: Literal["player", "server"] = Field(
+        description="'player': her browser drew it; 'server': drawn for a bot or a client "
+        "that sent none"
+    )
+
+
+class SeedRevealed(BaseModel):
+    server_seed: str = Field(description="the secret seed, 32 bytes hex")
+    salt: str = Field(description="16 bytes hex")
+    match_seed: int = Field(description="the engine's seed derived from the two (52 bits)")
+
+
+class Fairness(BaseModel):
+    """The seed proof (docs/FAIRNESS.md): ``commitment`` = SHA-256(server_seed ‖ salt), public
+    from the room's creation; ``match_seed`` = the first 52 bits of HMAC-SHA256(server_seed,
+    canonical JSON of the contributions sorted by seat); ``revealed`` is null until the match
+    is over."""
+
+    scheme: Literal["coven-seed-1"]
+    commitment: str
+    contributions: list[SeedContribution]
+    revealed: SeedRevealed | None
+
+
+CONTRIBUTION = Field(
+    default=None,
+    description="this seat's part of the match seed: 16 random bytes as 32 lowercase hex "
+    "digits (crypto.getRandomValues); omitted: the server draws one (400 bad_contribution for "
+    "another format)",
+)
+
+
 class SeatInfo(BaseModel):
     seat: int
     name: str
@@ -92,6 +127,9 @@ class RoomInfo(BaseModel):
         default=None,
         description="GET /api/rooms/{code} only: the new room, once Play again was pressed",
     )
+    fairness: Fairness | None = Field(
+        default=None, description="the seed proof; null for a room made before it existed"
+    )
 
 
 class CreateRoom(BaseModel):
@@ -129,12 +167,20 @@ class CreateRoom(BaseModel):
         description="a circle's public id: the table is opened for it (its creator must be a "
         "member); its members find it on their home page",
     )
+    contribution: str | None = CONTRIBUTION
 
 
 class JoinRoom(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     name: DisplayName = Field(description="cleaned for display, ≤ 40 characters")
+    contribution: str | None = CONTRIBUTION
+
+
+class Contribute(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    contribution: str = Field(description="16 random bytes as 32 lowercase hex digits")
 
 
 class AddBot(BaseModel):
@@ -194,6 +240,9 @@ class StateMessage(BaseModel):
     undo: bool = Field(default=False, description='whether this seat may send {"type": "undo"} now')
     events: list[dict[str, Any]]
     result: dict[str, Any] | None
+    fairness: Fairness | None = Field(
+        default=None, description="the seed proof; its secret only once the match is over"
+    )
 
 
 class LogEntry(BaseModel):
@@ -205,6 +254,7 @@ class LogEntry(BaseModel):
 
 class Replay(BaseModel):
     game: str
+    rules_version: str = "1"
     seed: int
     players: int
     options: dict[str, Any]
@@ -217,6 +267,7 @@ class MatchLog(BaseModel):
     finished: bool
     events: list[LogEntry]
     replay: Replay | None = Field(description="the whole match, once it is over")
+    fairness: Fairness | None = None
 
 
 class ReplayStepInfo(BaseModel):
@@ -307,3 +358,6 @@ class PresenceMessage(BaseModel):
     status: str
     seats: list[SeatInfo]
     spectators: int
+    fairness: Fairness | None = Field(
+        default=None, description="the commitment and contributions (never the secret)"
+    )

@@ -93,6 +93,14 @@ def replay(log: dict[str, Any]) -> Replayed:
     game = registry.get(record["game"])
     players: int = record["players"]
     logged = record["actions"]
+    version = record.get("rules_version", registry.rules_version(game))
+    if version not in registry.rules_versions(game):
+        raise CovenError(
+            "rules_version_unavailable",
+            f"this match was played under {game.title} rules version {version}; this server "
+            f"has {', '.join(sorted(registry.rules_versions(game)))} and cannot replay it",
+            status=409,
+        )
     if len(logged) > MAX_STEPS:
         raise CovenError("replay_too_long", f"replays stop at {MAX_STEPS} actions", status=413)
     state = game.setup(players, record["seed"], record["options"])

@@ -14,10 +14,12 @@ from app.api.deps import ClientDep, ServicesDep, TokenDep
 from app.api.profile_deps import KeepSeatDep, MaybeHolderDep
 from app.clock import pace_of
 from app.errors import CovenError
+from app.fairness.public import fairness
 from app.messages import (
     ActionAck,
     AddBot,
     BotSeat,
+    Contribute,
     CreateRoom,
     ErrorBody,
     GameInfo,
@@ -90,6 +92,9 @@ async def room_info(service: RoomService, hub: Hub, room: RoomRecord) -> RoomInf
         spectators=spectators,
         created_at=room.created_at,
         rematch_by=room.rematch_by,
+        fairness=fairness(
+            room, await service.repo.match(room.id) if room.status == "finished" else None
+        ),
     )
 
 
@@ -153,6 +158,7 @@ async def create_room(
         seats=body.seats,
         rematch_by=body.rematch_by,
         clock_rule=body.clock_rule,
+        contribution=body.contribution,
     )
     await keep_seat(room.code, token)  # a profile holder's seat is hers
     if circle is not None:
@@ -182,11 +188,21 @@ async def get_room(code: Code, coven: ServicesDep) -> RoomInfo:
 async def join_room(
     code: Code, body: JoinRoom, coven: ServicesDep, keep_seat: KeepSeatDep
 ) -> RoomWithSeat:
-    room, seat, token = await coven.service.join(code, body.name)
+    room, seat, token = await coven.service.join(code, body.name, body.contribution)
     await keep_seat(code, token)
     return RoomWithSeat(
         room=await room_info(coven.service, coven.hub, room), seat=seat, token=token
     )
+
+
+@router.post("/api/rooms/{code}/contribution", response_model=RoomInfo, tags=["room"])
+async def contribute(
+    code: Code, body: Contribute, coven: ServicesDep, token: TokenDep
+) -> RoomInfo:
+    """Before the start, this seat's part of the match seed (it replaces the one it had: a
+    seat taken without one, a rematch's seat); ``bad_contribution`` (400) for another format."""
+    room = await coven.service.contribute(code, token, body.contribution)
+    return await room_info(coven.service, coven.hub, room)
 
 
 @router.post("/api/rooms/{code}/bots", response_model=BotSeat, tags=["room"])

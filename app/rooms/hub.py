@@ -19,6 +19,7 @@ from app import wire
 from app.bus import Bus, Subscription
 from app.bus.base import PRESENCE_REFRESH
 from app.errors import CovenError
+from app.fairness.public import fairness
 from app.rooms.keys import room_channel
 from app.rooms.service import RoomService
 from app.store.repository import ChatRecord
@@ -420,6 +421,7 @@ class Hub:
                 for s in room.seats
             ],
             "spectators": spectators,
+            "fairness": fairness(room),  # the commitment and contributions, never the secret
         }
 
     # -- fan-out ----------------------------------------------------------------------------

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from app.fairness.public import fairness
 from app.store.repository import Repository, RoomRecord
 from engine.protocol import public_events
 
@@ -12,7 +13,13 @@ from engine.protocol import public_events
 async def match_log(repo: Repository, room: RoomRecord) -> dict[str, Any]:
     match = await repo.match(room.id)
     if match is None:
-        return {"version": 0, "finished": False, "events": [], "replay": None}
+        return {
+            "version": 0,
+            "finished": False,
+            "events": [],
+            "replay": None,
+            "fairness": fairness(room),
+        }
     # One snapshot: the match row was read first, so only actions up to its version
     # belong to it (moves committed since are the next log's).
     actions = [a for a in await repo.actions(match.id) if a.version <= match.version]
@@ -21,6 +28,7 @@ async def match_log(repo: Repository, room: RoomRecord) -> dict[str, Any]:
     if match.finished:
         replay = {
             "game": match.game_id,
+            "rules_version": match.rules_version or "1",
             "seed": match.seed,
             "players": match.players,
             "options": match.options,
@@ -38,4 +46,5 @@ async def match_log(repo: Repository, room: RoomRecord) -> dict[str, Any]:
         "finished": match.finished,
         "events": events,
         "replay": replay,
+        "fairness": fairness(room, match),
     }

@@ -13,10 +13,12 @@ from typing import Any
 from app.bus import Bus
 from app.clock import Clock
 from app.errors import CovenError
+from app.fairness import seeds
 from app.rooms.keys import hash_token, new_room_code, new_token, room_channel, seat_of
 from app.rooms.notices import Notices
 from app.rooms.tables import Table, Tables, find_game
 from app.store.repository import Repository, RoomRecord, SeatsChanged
+from engine import registry
 from engine.bots import LEVELS
 from engine.protocol import IllegalAction, parse_options
 
@@ -39,6 +41,18 @@ def check_host(seat: int | None) -> None:
         raise CovenError("unauthorized", "this needs the host's bearer token", 401)
     if seat != 0:
         raise CovenError("not_host", "only the host (seat 0) may do this")
+
+
+def contribution(value: str | None) -> tuple[str, str]:
+    """A seat's part of the seed: the one its browser sent (16 bytes, 32 lowercase hex
+    digits), or one the server draws when it sent none (a bot, a plain API client)."""
+    if value is None:
+        return seeds.draw_contribution(), "server"
+    if not seeds.is_contribution(value):
+        raise CovenError(
+            "bad_contribution", "contribution must be 16 random bytes as 32 lowercase hex digits"
+        )
+    return value, "player"
 
 
 def check_away(room: RoomRecord, seat: int) -> None:
@@ -72,8 +86,10 @@ class Seating:
         seats: int | None,
         rematch_by: str = "host",
         clock_rule: str = "move",
+        contribution_hex: str | None = None,
     ) -> tuple[RoomRecord, int, str]:
         game = find_game(game_id)
+        host_contribution = contribution(contribution_hex)
         try:
             parsed = parse_options(game, options)
         except IllegalAction as exc:
@@ -97,15 +113,20 @@ class Seating:
             host_token_hash=hash_token(token),
             rematch_by=rematch_by,
             clock_rule=clock_rule,
+            secret=seeds.draw_secret(),  # its commitment is public from this moment on
+            host_contribution=host_contribution,
         )
         return room, 0, token
 
-    async def join(self, code: str, name: str) -> tuple[RoomRecord, int, str]:
+    async def join(
+        self, code: str, name: str, contribution_hex: str | None = None
+    ) -> tuple[RoomRecord, int, str]:
+        part = contribution(contribution_hex)
         room = await self.tables.room(code)
         check_open(room)
         token = new_token()
         seat = await self.repo.take_seat(
-            room, name=name, token_hash=hash_token(token), bot_level=None
+            room, name=name, token_hash=hash_token(token), bot_level=None, contribution=part
         )
         if seat is None:
             room = await self.tables.room(code)
@@ -141,7 +162,11 @@ class Seating:
         free = [n for n in range(room.seat_count) if room.seat(n) is None]
         number = free[0] if free else len(room.seats)
         taken = await self.repo.take_seat(
-            room, name=f"Bot {number + 1}", token_hash=None, bot_level=level
+            room,
+            name=f"Bot {number + 1}",
+            token_hash=None,
+            bot_level=level,
+            contribution=contribution(None),
         )
         if taken is None:
             room = await self.tables.room(code)
@@ -149,6 +174,23 @@ class Seating:
             raise CovenError("room_full", "every seat is taken")
         await self.bus.publish(room_channel(code), {"type": "room"})
         return await self.tables.room(code), taken
+
+    async def contribute(self, code: str, token: str | None, value: str | None) -> RoomRecord:
+        """Before the start, a player gives her seat her browser's part of the seed (a seat
+        taken without one, a rematch's seat); it replaces the one it had."""
+        part = contribution(value) if value is not None else None
+        if part is None:
+            raise CovenError("bad_contribution", "send a contribution")
+        room = await self.tables.room(code)
+        seat = seat_of(room, token)
+        if seat is None:
+            raise CovenError("unauthorized", "this needs your seat's bearer token", 401)
+        check_open(room)
+        if not await self.repo.set_contribution(room, seat, *part):
+            check_open(await self.tables.room(code))
+            raise CovenError("no_such_seat", f"seat {seat} is empty")
+        await self.bus.publish(room_channel(code), {"type": "room"})
+        return await self.tables.room(code)
 
     async def take_back(self, code: str, token: str | None) -> RoomRecord:
         """A player whose seat the host handed to a bot takes it back in one click: it is hers
@@ -244,7 +286,22 @@ class Seating:
                 raise CovenError(
                     "not_enough_players", f"{game.title} needs at least {game.min_players} players"
                 )
-            seed = secrets.randbits(52)  # exact in JavaScript numbers too
+            secret = await self.repo.room_secret(room.id) if room.commitment else None
+            parts: list[str | None] | None = None
+            if secret is None:  # a room from before the seed proof (migration 0008)
+                seed = secrets.randbits(52)  # exact in JavaScript numbers too
+            else:
+                if any(s.contribution is None for s in room.seats):
+                    await self.repo.fill_contributions(room, seeds.draw_contribution)
+                    room = await self.tables.room(code)
+                    if len(room.seats) != players:
+                        continue
+                parts = [s.contribution for s in room.seats]
+                # The match numbers its seats 0…n-1 in seat order (start_match closes gaps).
+                seed = seeds.match_seed(
+                    secret.server_seed,
+                    [(n, s.contribution or "") for n, s in enumerate(room.seats)],
+                )
             try:
                 state = game.setup(players, seed, room.options)
             except IllegalAction as exc:
@@ -259,6 +316,9 @@ class Seating:
                     stage=game.stage(state),
                     to_move=game.to_move(state),
                     now=self.clock.now(),
+                    rules_version=registry.rules_version(game),
+                    secret=secret,
+                    contributions=parts,
                 )
             except SeatsChanged:
                 continue

@@ -63,6 +63,7 @@ class RoomService:
         seats: int | None,
         rematch_by: str = "host",
         clock_rule: str = "move",
+        contribution: str | None = None,
     ) -> tuple[RoomRecord, int, str]:
         return await self.seating.create_room(
             game_id=game_id,
@@ -73,10 +74,16 @@ class RoomService:
             seats=seats,
             rematch_by=rematch_by,
             clock_rule=clock_rule,
+            contribution_hex=contribution,
         )
 
-    async def join(self, code: str, name: str) -> tuple[RoomRecord, int, str]:
-        return await self.seating.join(code, name)
+    async def join(
+        self, code: str, name: str, contribution: str | None = None
+    ) -> tuple[RoomRecord, int, str]:
+        return await self.seating.join(code, name, contribution)
+
+    async def contribute(self, code: str, token: str | None, value: str) -> RoomRecord:
+        return await self.seating.contribute(code, token, value)
 
     async def add_bot(
         self, code: str, token: str | None, level: str, seat: int | None, connected: set[int]

@@ -17,6 +17,7 @@ from typing import Any
 from app import wire
 from app.clock import pace_of
 from app.errors import CovenError
+from app.fairness.public import fairness
 from app.rooms.keys import hash_token, seat_of
 from app.store.repository import MatchRecord, NewAction, Repository, RoomRecord
 from engine import registry
@@ -80,6 +81,8 @@ class Table:
             "events": events_for(self.events, seat),
             "result": self.result,
             "clock": self.clock(),
+            # The seed proof: the secret seed only once the match is over (app/fairness).
+            "fairness": fairness(self.room, self.match if self.result is not None else None),
         }
 
     def clock(self) -> dict[str, Any] | None:

@@ -47,6 +47,23 @@ class RoomRow(Base):
     # What happens when a seat's turn clock runs out (issue 20): "move" (a bot plays the
     # overdue turn, the seat stays the player's) | "seat" (the seat is handed to a bot for good).
     clock_rule: Mapped[str] = mapped_column(String(8), default="move", server_default="move")
+    # The seed proof's commitment, SHA-256(server_seed ‖ salt) hex (app/fairness/seeds.py),
+    # public from the room's creation; the secret itself is in ``room_seeds``. NULL: a room made
+    # before migration 0008 (no proof).
+    seed_commitment: Mapped[str | None] = mapped_column(String(64), nullable=True)
+
+
+class RoomSeedRow(Base):
+    """A room's secret server seed and salt (hex), drawn when the room is made: read only to
+    start its match, which keeps them until it ends (``MatchRow.server_seed``)."""
+
+    __tablename__ = "room_seeds"
+
+    room_id: Mapped[int] = mapped_column(
+        ForeignKey("rooms.id", ondelete="CASCADE"), primary_key=True
+    )
+    server_seed: Mapped[str] = mapped_column(String(64))
+    salt: Mapped[str] = mapped_column(String(32))
 
 
 class SeatRow(Base):
@@ -76,6 +93,10 @@ class SeatRow(Base):
     # With ``away``: the turn clock's "seat" rule handed it to a bot for good; the player's
     # token still shows her the table, but she can no longer act nor take the seat back.
     for_good: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    # This seat's part of the match seed (16 bytes, hex) and who drew it: "player" (her
+    # browser) or "server" (a bot, or a client that sent none). Public.
+    contribution: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    contribution_by: Mapped[str | None] = mapped_column(String(8), nullable=True)
 
 
 class MatchRow(Base):
@@ -108,6 +129,12 @@ class MatchRow(Base):
     # (app/results/ledger.py): the sweep finds the finished matches still unrecorded by the
     # partial index ``ix_matches_unrecorded`` (see the end of this module).
     recorded: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    # The version of the game's rules and data the match is played under (engine.registry).
+    rules_version: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    # The room's secret seed and salt (hex), kept with the match: revealed once it is over.
+    # NULL: a match without a seed proof (started before migration 0008).
+    server_seed: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    seed_salt: Mapped[str | None] = mapped_column(String(32), nullable=True)
 
 
 class ActionRow(Base):

@@ -296,7 +296,8 @@ SELECT (SELECT count(*) FROM m) AS moved, (SELECT count(*) FROM s) AS back
 PG_LOCK = """
 SELECT id, room_id, game_id, seed, players, options::text AS options,
        snapshot::text AS snapshot, version, stage, stage_since, finished,
-       acted::text AS acted, owing_since::text AS owing_since
+       acted::text AS acted, owing_since::text AS owing_since,
+       rules_version, server_seed, seed_salt
   FROM matches WHERE id = $1 FOR UPDATE
 """
 PG_EVENTS = "SELECT events::text FROM actions WHERE match_id = $1 AND version = $2"

@@ -12,7 +12,8 @@ from sqlalchemy import insert, literal, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.store.models import CircleRoomRow, RematchRow, RoomRow, SeatRow
+from app.fairness.seeds import draw_secret
+from app.store.models import CircleRoomRow, RematchRow, RoomRow, RoomSeedRow, SeatRow
 from app.store.repository import Repository, RoomRecord
 
 
@@ -194,6 +195,7 @@ class RematchStore:
     ) -> Rematch | None:
         """The new room, its seats and the rematch row, all or nothing; ``None`` when the finished
         room already has its rematch (somebody pressed at the same moment: read theirs)."""
+        secret = draw_secret()
         try:
             async with self.repo.transaction() as session:
                 room = RoomRow(
@@ -209,9 +211,13 @@ class RematchStore:
                     rematch_by=rules.by,
                     rematch_seats=rules.seats,
                     rematch_absent=rules.absent,
+                    seed_commitment=secret.commitment,  # its own seed proof (app/fairness)
                 )
                 session.add(room)
                 await session.flush()
+                session.add(
+                    RoomSeedRow(room_id=room.id, server_seed=secret.server_seed, salt=secret.salt)
+                )
                 row = RematchRow(
                     room_id=old.id,
                     new_room_id=room.id,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import time
-from collections.abc import AsyncIterator, Collection, Sequence
+from collections.abc import AsyncIterator, Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from typing import Any, cast
 
@@ -14,8 +14,9 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
 
 from app import wire
 from app.clock import due_at
+from app.fairness.seeds import Secret
 from app.store.database import Database
-from app.store.models import ActionRow, ChatRow, MatchRow, RoomRow, SeatRow
+from app.store.models import ActionRow, ChatRow, MatchRow, RoomRow, RoomSeedRow, SeatRow
 from app.store.moves import (
     ClientIdCollision,
     LockedMatch,
@@ -62,6 +63,9 @@ class SeatRecord:
     former: bool = False
     # Handed to a bot for good by the turn clock's "seat" rule: the player cannot take it back.
     for_good: bool = False
+    # Its part of the match seed (hex) and who drew it, "player" | "server" (app/fairness).
+    contribution: str | None = None
+    contribution_by: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,6 +86,8 @@ class RoomRecord:
     # When a seat's turn clock runs out: "move" (a bot plays the overdue turn) | "seat" (the
     # seat is handed to a bot for good).
     clock_rule: str = "move"
+    # The seed proof's public commitment (None: a room from before migration 0008).
+    commitment: str | None = None
 
     def seat(self, number: int) -> SeatRecord | None:
         return next((s for s in self.seats if s.seat == number), None)
@@ -109,6 +115,10 @@ class MatchRecord:
     # Per seat: since when it owes its current decision (epoch seconds), ``None`` if it owes
     # none. ``None`` as a whole on rows from before migration 0002 (use ``stage_since``).
     owing_since: tuple[float | None, ...] | None = None
+    # The version of the game's rules it is played under (engine.registry.rules_version).
+    rules_version: str | None = None
+    # The room's secret seed and salt: revealed only once the match is over (app/fairness).
+    secret: Secret | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -175,11 +185,14 @@ def _room(row: RoomRow, seats: Sequence[SeatRow]) -> RoomRecord:
                 s.away_level,
                 bool(s.former),
                 bool(s.for_good),
+                s.contribution,
+                s.contribution_by,
             )
             for s in sorted(seats, key=lambda s: s.seat)
         ],
         rematch_by=row.rematch_by,
         clock_rule=row.clock_rule,
+        commitment=row.seed_commitment,
     )
 
 
@@ -198,6 +211,12 @@ def _match(row: MatchRow) -> MatchRecord:
         finished=row.finished,
         acted=tuple(row.acted) if row.acted is not None else None,
         owing_since=tuple(row.owing_since) if row.owing_since is not None else None,
+        rules_version=row.rules_version,
+        secret=(
+            Secret(row.server_seed, row.seed_salt)
+            if row.server_seed is not None and row.seed_salt is not None
+            else None
+        ),
     )
 
 
@@ -271,6 +290,8 @@ class Repository:
         host_token_hash: str,
         rematch_by: str = "host",
         clock_rule: str = "move",
+        secret: Secret | None = None,
+        host_contribution: tuple[str, str] | None = None,
     ) -> RoomRecord:
         async with self._write() as session:
             row = RoomRow(
@@ -285,10 +306,23 @@ class Repository:
                 created_at=time.time(),
                 rematch_by=rematch_by,
                 clock_rule=clock_rule,
+                seed_commitment=secret.commitment if secret is not None else None,
             )
             session.add(row)
             await session.flush()
-            host = SeatRow(room_id=row.id, seat=0, name=host_name, token_hash=host_token_hash)
+            if secret is not None:
+                session.add(
+                    RoomSeedRow(room_id=row.id, server_seed=secret.server_seed, salt=secret.salt)
+                )
+            value, by = host_contribution if host_contribution is not None else (None, None)
+            host = SeatRow(
+                room_id=row.id,
+                seat=0,
+                name=host_name,
+                token_hash=host_token_hash,
+                contribution=value,
+                contribution_by=by,
+            )
             session.add(host)
             await session.flush()
             return _room(row, [host])
@@ -321,7 +355,13 @@ class Repository:
             return [_room(r, [s for s in seats if s.room_id == r.id]) for r in rows]
 
     async def take_seat(
-        self, room: RoomRecord, *, name: str, token_hash: str | None, bot_level: str | None
+        self,
+        room: RoomRecord,
+        *,
+        name: str,
+        token_hash: str | None,
+        bot_level: str | None,
+        contribution: tuple[str, str] | None = None,
     ) -> int | None:
         """The lowest free seat of an open room, or ``None`` when it is full or started.
 
@@ -353,6 +393,7 @@ class Repository:
                     free = [n for n in range(room.seat_count) if n not in taken]
                     if not free:
                         return None
+                    value, by = contribution if contribution is not None else (None, None)
                     session.add(
                         SeatRow(
                             room_id=room.id,
@@ -360,6 +401,8 @@ class Repository:
                             name=name,
                             token_hash=token_hash,
                             bot_level=bot_level,
+                            contribution=value,
+                            contribution_by=by,
                         )
                     )
                 return free[0]
@@ -404,6 +447,48 @@ class Repository:
                     .values(seat=new)
                 )
             return True
+
+    async def room_secret(self, room_id: int) -> Secret | None:
+        """The room's secret seed and salt, to start its match (None: a room without a proof)."""
+        async with self.readers() as session:
+            row = await session.get(RoomSeedRow, room_id)
+            return Secret(row.server_seed, row.salt) if row is not None else None
+
+    async def set_contribution(self, room: RoomRecord, seat: int, value: str, by: str) -> bool:
+        """``seat``'s part of the seed, before the start; ``False`` once the room has started
+        or the seat is empty."""
+        async with self._write() as session:
+            status = (
+                await session.execute(
+                    select(RoomRow.status).where(RoomRow.id == room.id).with_for_update()
+                )
+            ).scalar_one()
+            if status != "open":
+                return False
+            done = await session.execute(
+                update(SeatRow)
+                .where(SeatRow.room_id == room.id, SeatRow.seat == seat)
+                .values(contribution=value, contribution_by=by)
+            )
+            return bool(done.rowcount)  # type: ignore[attr-defined]
+
+    async def fill_contributions(self, room: RoomRecord, draw: Callable[[], str]) -> None:
+        """Every seat of an open room without a contribution gets one the server draws (a bot
+        or a seat taken by a client that sent none, a rematch's seats)."""
+        async with self._write() as session:
+            missing = (
+                (
+                    await session.execute(
+                        select(SeatRow).where(
+                            SeatRow.room_id == room.id, SeatRow.contribution.is_(None)
+                        )
+                    )
+                )
+                .scalars()
+                .all()
+            )
+            for row in missing:
+                row.contribution, row.contribution_by = draw(), "server"
 
     async def set_away(self, room_id: int, seat: int, away: bool, level: str | None = None) -> None:
         """Mark a person's seat away (a bot of ``level`` plays for it) or back."""
@@ -488,6 +573,9 @@ class Repository:
         stage: str,
         to_move: Collection[int] | None = None,
         now: float | None = None,
+        rules_version: str | None = None,
+        secret: Secret | None = None,
+        contributions: Sequence[str | None] | None = None,
     ) -> MatchRecord | None:
         """Open → playing, once: a second start finds the room no longer open. The seats in
         ``to_move`` begin to owe a decision ``now`` (their turn clocks start; the server's
@@ -524,6 +612,22 @@ class Repository:
                 .scalars()
                 .all()
             )
+            if contributions is not None:
+                # The seed was drawn from these contributions in this seat order: a seat
+                # moved or changed meanwhile makes the start draw it again.
+                held = (
+                    (
+                        await session.execute(
+                            select(SeatRow.contribution)
+                            .where(SeatRow.room_id == room.id)
+                            .order_by(SeatRow.seat)
+                        )
+                    )
+                    .scalars()
+                    .all()
+                )
+                if list(held) != list(contributions):
+                    raise SeatsChanged(room.code)
             for new_number, old_number in enumerate(numbers):
                 if new_number != old_number:
                     await session.execute(
@@ -551,6 +655,9 @@ class Repository:
                 acted=[0] * players,
                 owing_since=owing,
                 due_at=due_at(owing, room.turn_seconds),
+                rules_version=rules_version,
+                server_seed=secret.server_seed if secret is not None else None,
+                seed_salt=secret.salt if secret is not None else None,
             )
             session.add(row)
             await session.flush()
@@ -730,6 +837,12 @@ class Repository:
                 owing_since=(
                     tuple(wire.loads(row["owing_since"]))
                     if row["owing_since"] is not None
+                    else None
+                ),
+                rules_version=row["rules_version"],
+                secret=(
+                    Secret(row["server_seed"], row["seed_salt"])
+                    if row["server_seed"] is not None and row["seed_salt"] is not None
                     else None
                 ),
             )

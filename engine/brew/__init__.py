@@ -1,1 +1,6 @@
 """Witch's Brew (Andreas Pelikan, alea 2008): the bidding game of roles."""
+
+RULES_VERSION = "1"
+"""The version of this game's rules and data a match is played under (matches.rules_version).
+Any change to a rule, a card or a table that can change how a logged match replays bumps it;
+an export or replay of another version is refused (``rules_version_unavailable``)."""

@@ -8,7 +8,7 @@ from typing import Any, ClassVar
 from pydantic import BaseModel
 
 from engine import adapter
-from engine.brew import determinize, heuristic, rules, undo_barriers, view
+from engine.brew import RULES_VERSION, determinize, heuristic, rules, undo_barriers, view
 from engine.brew import statistics as figures
 from engine.brew.cards import ROLES, SPELLS, STACKS, printed_stacks
 from engine.brew.options import BrewOptions
@@ -19,6 +19,7 @@ from engine.protocol import PRIVATE, PUBLIC
 
 class WitchsBrew(adapter.SearchableRulesGame):
     id: ClassVar[str] = "witchs-brew"
+    rules_version: ClassVar[str] = RULES_VERSION
     title: ClassVar[str] = "Witch's Brew"
     min_players: ClassVar[int] = 3
     max_players: ClassVar[int] = 5

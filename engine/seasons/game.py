@@ -9,7 +9,7 @@ from pydantic import BaseModel
 
 from engine import adapter
 from engine.protocol import PRIVATE, PUBLIC
-from engine.seasons import determinize, heuristic, rules, undo_barriers, view
+from engine.seasons import RULES_VERSION, determinize, heuristic, rules, undo_barriers, view
 from engine.seasons import statistics as figures
 from engine.seasons.cards import CARDS, ENERGIES
 from engine.seasons.dice import DICE, SEASONS
@@ -19,6 +19,7 @@ from engine.seasons.state import State, energy_dict
 
 class Seasons(adapter.SearchableRulesGame):
     id: ClassVar[str] = "seasons"
+    rules_version: ClassVar[str] = RULES_VERSION
     title: ClassVar[str] = "Seasons"
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 4

@@ -1,2 +1,7 @@
 """Whirling Witchcraft (AEG, 2021): 2–5 witches, simultaneous hidden recipe plays, cauldrons
 passing right. See README.md in this folder for the state schema and the readings we chose."""
+
+RULES_VERSION = "1"
+"""The version of this game's rules and data a match is played under (matches.rules_version).
+Any change to a rule, a card or a table that can change how a logged match replays bumps it;
+an export or replay of another version is refused (``rules_version_unavailable``)."""

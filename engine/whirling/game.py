@@ -9,7 +9,7 @@ from pydantic import BaseModel
 
 from engine import adapter
 from engine.protocol import PRIVATE, PUBLIC
-from engine.whirling import determinize, heuristic, rules, undo_barriers, view
+from engine.whirling import RULES_VERSION, determinize, heuristic, rules, undo_barriers, view
 from engine.whirling import statistics as figures
 from engine.whirling.arcana import arcana_names
 from engine.whirling.cards import (
@@ -33,6 +33,7 @@ OPEN_PRODUCTION_STEPS = (
 
 class WhirlingWitchcraft(adapter.SearchableRulesGame):
     id: ClassVar[str] = "whirling-witchcraft"
+    rules_version: ClassVar[str] = RULES_VERSION
     title: ClassVar[str] = "Whirling Witchcraft"
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 5
