@@ -47,6 +47,7 @@ def _serve(args: argparse.Namespace) -> int:
     if settings.migrate_on_start:
         migrate(settings.database_url, settings.database_schema)
     os.environ["COVEN_MIGRATE_ON_START"] = "0"
+    log_config = _observing(settings, args.log_level)
     # Where friends join: the LAN addresses when serving on every interface.
     print("\n".join(banner(args.host, args.port, settings.public_url)), flush=True)
     uvicorn.run(
@@ -58,9 +59,24 @@ def _serve(args: argparse.Namespace) -> int:
         ws=WS_PROTOCOL,
         ws_per_message_deflate=settings.ws_deflate,
         log_level=args.log_level,
+        log_config=log_config,
         proxy_headers=True,
     )
     return 0
+
+
+def _observing(settings: Settings, level: str) -> dict[str, object]:
+    """Set up before any worker starts: the directory where every worker writes its metrics
+    (COVEN_METRICS=1), and uvicorn's logging: JSON lines (COVEN_LOG_FORMAT=json) or its own."""
+    from uvicorn.config import LOGGING_CONFIG
+
+    from app.observability.json_logs import uvicorn_log_config
+
+    if settings.metrics:
+        from app.observability.multiproc import prepare_multiprocess_dir
+
+        prepare_multiprocess_dir()
+    return uvicorn_log_config(level) if settings.log_format == "json" else LOGGING_CONFIG
 
 
 def _migrate(_: argparse.Namespace) -> int:

@@ -22,6 +22,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from app import wire
 from app.api import circles, http, profiles, ws
 from app.api import fairness as fairness_api
+from app.api import metrics as metrics_api
 from app.api import push as push_api
 from app.api import rematch as rematch_api
 from app.api import results as results_api
@@ -34,6 +35,7 @@ from app.errors import CovenError
 from app.fairness.document import DOCUMENT_PATHS, MAX_DOCUMENT_BYTES
 from app.logs import redact_tokens_in_logs
 from app.notify.service import Notify
+from app.observability import json_logs, metrics, tracing
 from app.profiles.service import ProfileService
 from app.results.service import Results
 from app.rooms.bots import BotRunner
@@ -80,6 +82,7 @@ DRAIN_SECONDS = 2.0
 
 
 def _error(status: int, code: str, message: str) -> JSONResponse:
+    metrics.refused(code)
     return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
 
 
@@ -268,6 +271,7 @@ def _with_security_headers(scope: Scope, send: Send) -> Send:
 def _install_error_handlers(app: FastAPI) -> None:
     async def coven_error(_: Request, exc: Exception) -> JSONResponse:
         assert isinstance(exc, CovenError)
+        metrics.refused(exc.code)
         response = JSONResponse(exc.body(), status_code=exc.status)
         if exc.status == 429:
             response.headers["retry-after"] = str(max(1, math.ceil(exc.retry_after or 1)))
@@ -312,6 +316,7 @@ class CovenApp(FastAPI):
         self.socket_guard = RequestGuard(ws.room_socket_asgi, settings=settings)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        json_logs.bind(scope)  # this connection's ids in its log lines (COVEN_LOG_FORMAT=json)
         if scope["type"] == "websocket" and ws.ROOM_SOCKET.fullmatch(scope.get("path", "")):
             scope["app"] = self
             await self.socket_guard(scope, receive, send)
@@ -321,12 +326,18 @@ class CovenApp(FastAPI):
 
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings.from_env()
+    if settings.metrics:
+        metrics.enable()
+    if settings.log_format == "json":
+        json_logs.enable()
+    tracing.configure_from_env()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         if settings.migrate_on_start:
             await asyncio.to_thread(migrate, settings.database_url, settings.database_schema)
         engine = make_engine(settings.database_url, settings.database_schema)
+        metrics.watch_store(engine)
         bus = make_bus(settings)
         await bus.start()
         repo = Repository(engine, settings.database_schema)
@@ -365,6 +376,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await bus.close()
             await app.state.coven.limits.close()
             await repo.close()
+            tracing.shutdown()
+            metrics.process_exits()
 
     app = CovenApp(
         settings,
@@ -383,6 +396,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(circles.router)
     app.include_router(push_api.router)
     app.include_router(webhooks_api.router)
+    if settings.metrics:
+        app.include_router(metrics_api.router)
     _include_pages(app)
     # Inside the guard: a refused request still gets the security headers.
     app.add_middleware(SameOriginGuard, settings=settings)

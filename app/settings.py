@@ -6,6 +6,7 @@ import os
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
+from app.observability.json_logs import log_format
 from engine.brew import cards as brew_cards
 
 DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///./coven.db"
@@ -146,6 +147,12 @@ class Settings:
     # Witch's Brew's printed potion values (a JSON file, engine/brew/README.md), for the tables
     # whose host picks them; None: only the reconstruction.
     brew_printed_values: str | None = None
+    # GET /metrics in the Prometheus format (COVEN_METRICS=1; docs/OPERATING.md), and the
+    # bearer token it then asks for (COVEN_METRICS_TOKEN; None: open to whoever reaches it).
+    metrics: bool = False
+    metrics_token: str | None = None
+    # Log lines as plain text (the default) or one JSON object per line (COVEN_LOG_FORMAT=json).
+    log_format: str = "text"
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -188,4 +195,7 @@ class Settings:
             webhook_allow_private=os.environ.get("COVEN_WEBHOOK_ALLOW_PRIVATE", "0") == "1",
             notify_sweep_seconds=_float("COVEN_NOTIFY_SWEEP_SECONDS", base.notify_sweep_seconds),
             brew_printed_values=_brew_printed_values(os.environ.get("COVEN_BREW_PRINTED_VALUES")),
+            metrics=os.environ.get("COVEN_METRICS", "0") == "1",
+            metrics_token=os.environ.get("COVEN_METRICS_TOKEN") or None,
+            log_format=log_format(os.environ.get("COVEN_LOG_FORMAT")),
         )

@@ -30,6 +30,7 @@ from app import wire
 from app.api.deps import Services
 from app.errors import CovenError
 from app.messages import AckMessage, ActMessage, ChatIn, ChatOut, ErrorMessage
+from app.observability import metrics
 from app.rooms.hub import CLOSE_TOO_SLOW, DROPPED, Connection
 from app.rooms.keys import hash_token, room_channel
 from app.text import MAX_JSON_DEPTH, clean_display, json_depth, valid_room_code
@@ -48,6 +49,7 @@ CLOSE_WAIT = 2.0
 
 
 def _error(code: str, message: str, client_id: str | None = None) -> str:
+    metrics.refused(code)
     return ErrorMessage(code=code, message=message, client_id=client_id).model_dump_json()
 
 

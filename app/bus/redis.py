@@ -28,6 +28,7 @@ from redis.backoff import NoBackoff
 
 from app import wire
 from app.bus.base import PRESENCE_TTL, Message, Subscription
+from app.observability import metrics
 
 log = logging.getLogger(__name__)
 
@@ -77,6 +78,7 @@ class RedisBus:
         return self._lost or time.monotonic() < self._down_until
 
     def _failed(self, what: str, exc: BaseException) -> None:
+        metrics.bus_error(what)
         if not self.down:
             log.warning(
                 "redis %s failed (%s); degrading to this worker until it is back", what, exc

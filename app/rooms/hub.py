@@ -20,6 +20,7 @@ from app.bus import Bus, Subscription
 from app.bus.base import PRESENCE_REFRESH
 from app.errors import CovenError
 from app.fairness.public import fairness
+from app.observability import metrics, move_watch
 from app.rooms.keys import room_channel
 from app.rooms.service import RoomService
 from app.store.repository import ChatRecord
@@ -319,18 +320,22 @@ class Hub:
                     room.chat.append(chat_text(line))
                 self.rooms[conn.code] = room
                 room.reader = asyncio.create_task(self._read(room), name=f"hub:{conn.code}")
+                metrics.rooms_live(len(self.rooms))
             room.connections.add(conn)
+            metrics.socket_opened()
         await self.bus.set_presence(conn.code, self.worker, self._local_presence(conn.code))
         if room.announce is not None:
             room.announce.poke()
 
     async def leave(self, conn: Connection) -> None:
         room = self.rooms.get(conn.code)
-        if room is None:
+        if room is None or conn not in room.connections:
             return
         room.connections.discard(conn)
+        metrics.socket_closed()
         if not room.connections:
             del self.rooms[conn.code]
+            metrics.rooms_live(len(self.rooms))
             self._opening.pop(conn.code, None)
             room.closed = True
             # A reader in the middle of a message finishes it, then stops: cancelled inside
@@ -442,7 +447,9 @@ class Hub:
     async def _dispatch(self, room: RoomHub, message: dict[str, Any]) -> None:
         kind = message.get("type")
         if kind == "version":
-            await self.push_state(room, int(message.get("version", 0)))
+            version = int(message.get("version", 0))
+            with move_watch.fan_out(room.code, version):
+                await self.push_state(room, version)
         elif kind == "room" and isinstance(message.get("status"), str):
             # Only the status moved (a match ended): no seat changed, nothing to reload.
             self.tables.room_status(room.code, message["status"])

@@ -16,6 +16,7 @@ from typing import Any
 from app.bus import Bus
 from app.clock import Clock, due_at
 from app.errors import CovenError
+from app.observability import metrics, move_watch, tracing
 from app.rooms.keys import room_channel
 from app.rooms.notices import Moved, Notices
 from app.rooms.tables import Table, Tables, next_table
@@ -88,6 +89,23 @@ class Moves:
         *,
         by_bot: bool = False,
     ) -> Ack:
+        since = move_watch.arrived()
+        if not tracing.enabled():
+            return await self._act(code, seat, action, client_id, version, by_bot, since)
+        attributes = {"coven.room": code, "coven.seat": -1 if seat is None else seat}
+        with tracing.span("coven.move", {**attributes, "coven.by_bot": by_bot}):
+            return await self._act(code, seat, action, client_id, version, by_bot, since)
+
+    async def _act(
+        self,
+        code: str,
+        seat: int | None,
+        action: Any,
+        client_id: str,
+        version: int | None,
+        by_bot: bool,
+        since: float,
+    ) -> Ack:
         if seat is None:
             raise CovenError("spectator", "spectators cannot act; join the room to take a seat")
         if not isinstance(action, dict) or not isinstance(action.get("type"), str):
@@ -107,7 +125,10 @@ class Moves:
             for _ in range(MAX_RETRIES):
                 match = table.match
                 try:
-                    new, step = await self._apply(table, seat, action, client_id, version, by_bot)
+                    with tracing.span("coven.move.apply"):
+                        new, step = await self._apply(
+                            table, seat, action, client_id, version, by_bot
+                        )
                 except CovenError:
                     twin = await self._twin(match.id, seat, client_id)
                     if twin is not None:
@@ -116,13 +137,18 @@ class Moves:
                         raise
                     table, verified = await self.tables.table(code, fresh=True), True
                     continue
+                move_watch.stage("applied", since)
                 try:
-                    committed = await self.repo.commit_action(match, new)
+                    with tracing.span("coven.move.commit"):
+                        committed = await self.repo.commit_action(match, new)
                 except ClientIdTaken:
                     twin = await self._twin(match.id, seat, client_id)
                     if twin is not None:
                         return twin
                     committed = None
+                except Exception:
+                    metrics.store_error()
+                    raise
                 if committed is None and self.repo.locks_rows:
                     # Another worker moved the match first: wait for the match row, then
                     # re-validate and commit holding it (this cannot lose again).
@@ -143,6 +169,9 @@ class Moves:
                 break
             else:
                 raise CovenError("busy", "the table is very busy; try again")
+        move_watch.stage("committed", since)
+        metrics.move_committed(table.room.game_id)
+        move_watch.published(code, table.room.game_id, match.version + 1, since)
         await self.bus.publish(
             room_channel(code),
             {
@@ -242,6 +271,9 @@ class Moves:
                     committed = await self.repo.commit_action(match, new, locked)
                 except ClientIdTaken:
                     refused = CovenError("client_id_taken", "this client_id was used")
+                except Exception:
+                    metrics.store_error()
+                    raise
                 else:
                     if committed is None:  # cannot happen: the row is held
                         raise CovenError("busy", "the table is very busy; try again")

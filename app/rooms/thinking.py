@@ -25,6 +25,7 @@ import os
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
+from app.observability.metrics import timed_decisions
 from engine import registry
 from engine.bots import make_bot
 from engine.bots.base import Seen
@@ -108,6 +109,7 @@ class Thinkers:
             )
         return self._pool
 
+    @timed_decisions
     async def decide(self, game: Game, level: str, seed: int, seen: Seen) -> Action:
         ref = game_ref(game)
         if level in INLINE_LEVELS or self.processes <= 0:

@@ -1,0 +1,195 @@
+"""Prometheus metrics (``prometheus-client``), on with ``COVEN_METRICS=1``.
+
+Every record function below is a flag test when metrics are off. With
+``PROMETHEUS_MULTIPROC_DIR`` set (``coven serve`` sets it up when metrics are on, see
+``multiproc.py``), each process writes its values to files in that directory and ``render``
+sums every process's: so a scrape of any worker of one ``coven serve --workers N`` (or of N
+processes sharing the directory) reports the whole host. The names are the contract (issue 23):
+
+- ``coven_moves_total{game}``: moves committed by this deployment;
+- ``coven_move_seconds{stage}``: from the move's arrival at the move path (``Moves.act``) to
+  ``applied`` (the engine's ``apply`` done), ``committed`` (the database has it) and
+  ``fanned_out`` (every socket of the room in the committing worker was handed its new view);
+- ``coven_refusals_total{code}``: error answers, HTTP and WebSocket, by error code;
+- ``coven_sockets``, ``coven_rooms_live``: open room sockets, and rooms with at least one
+  socket, summed over the live processes;
+- ``coven_bot_think_seconds{level}``: one bot decision (the search, in its process pool);
+- ``coven_store_errors_total``, ``coven_bus_errors_total{op}``: failures of the database and
+  of Redis.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any, Concatenate, ParamSpec, TypeVar
+
+from prometheus_client import (
+    CONTENT_TYPE_LATEST,
+    CollectorRegistry,
+    Counter,
+    Gauge,
+    Histogram,
+    generate_latest,
+    multiprocess,
+)
+
+from app.observability.multiproc import MULTIPROC_ENV
+
+MOVE_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
+THINK_BUCKETS = (0.001, 0.005, 0.01, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 5.0, 10.0)
+STAGES = ("applied", "committed", "fanned_out")
+
+
+class Metrics:
+    """The metrics of one process (in a registry of their own: several apps in one test
+    process share them without registering twice)."""
+
+    def __init__(self) -> None:
+        self.registry = CollectorRegistry(auto_describe=True)
+        r = self.registry
+        self.moves = Counter("coven_moves", "Moves committed", ["game"], registry=r)
+        self.move_seconds = Histogram(
+            "coven_move_seconds",
+            "A move from its arrival to each stage: applied, committed, fanned_out",
+            ["stage"],
+            buckets=MOVE_BUCKETS,
+            registry=r,
+        )
+        self.refusals = Counter(
+            "coven_refusals", "Error answers (HTTP and WebSocket) by code", ["code"], registry=r
+        )
+        self.sockets = Gauge(
+            "coven_sockets", "Open room sockets", registry=r, multiprocess_mode="livesum"
+        )
+        self.rooms_live = Gauge(
+            "coven_rooms_live",
+            "Rooms with at least one open socket in a worker",
+            registry=r,
+            multiprocess_mode="livesum",
+        )
+        self.bot_think = Histogram(
+            "coven_bot_think_seconds",
+            "One bot decision",
+            ["level"],
+            buckets=THINK_BUCKETS,
+            registry=r,
+        )
+        self.store_errors = Counter("coven_store_errors", "Database failures", registry=r)
+        self.bus_errors = Counter("coven_bus_errors", "Redis bus failures", ["op"], registry=r)
+
+
+_metrics: Metrics | None = None
+
+
+def enable() -> Metrics:
+    """Turn metrics on in this process (idempotent)."""
+    global _metrics
+    if _metrics is None:
+        _metrics = Metrics()
+    return _metrics
+
+
+def enabled() -> bool:
+    return _metrics is not None
+
+
+def move_committed(game: str) -> None:
+    if _metrics is not None:
+        _metrics.moves.labels(game).inc()
+
+
+def move_stage(stage: str, seconds: float) -> None:
+    if _metrics is not None:
+        _metrics.move_seconds.labels(stage).observe(seconds)
+
+
+def refused(code: str) -> None:
+    if _metrics is not None:
+        _metrics.refusals.labels(code).inc()
+
+
+def socket_opened() -> None:
+    if _metrics is not None:
+        _metrics.sockets.inc()
+
+
+def socket_closed() -> None:
+    if _metrics is not None:
+        _metrics.sockets.dec()
+
+
+def rooms_live(count: int) -> None:
+    if _metrics is not None:
+        _metrics.rooms_live.set(count)
+
+
+def bot_thought(level: str, seconds: float) -> None:
+    if _metrics is not None:
+        _metrics.bot_think.labels(level).observe(seconds)
+
+
+_S = TypeVar("_S")
+_G = TypeVar("_G")
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
+
+
+def timed_decisions(
+    decide: Callable[Concatenate[_S, _G, str, _P], Awaitable[_R]],
+) -> Callable[Concatenate[_S, _G, str, _P], Awaitable[_R]]:
+    """``coven_bot_think_seconds{level}`` around a bot's ``decide(self, game, level, …)``."""
+
+    async def timed(self: _S, game: _G, level: str, /, *args: _P.args, **kwargs: _P.kwargs) -> _R:
+        if _metrics is None:
+            return await decide(self, game, level, *args, **kwargs)
+        started = time.perf_counter()
+        try:
+            return await decide(self, game, level, *args, **kwargs)
+        finally:
+            bot_thought(level, time.perf_counter() - started)
+
+    return timed
+
+
+def store_error() -> None:
+    if _metrics is not None:
+        _metrics.store_errors.inc()
+
+
+def bus_error(op: str) -> None:
+    if _metrics is not None:
+        _metrics.bus_errors.labels(op).inc()
+
+
+def watch_store(engine: Any) -> None:
+    """Count every failure of a database call made through SQLAlchemy (``engine``: an async
+    engine); the move's own commit, straight on the driver, is counted by the move path."""
+    if _metrics is None:
+        return
+    from sqlalchemy import event
+
+    def failed(_: Any) -> None:
+        store_error()
+
+    event.listen(engine.sync_engine, "handle_error", failed)
+
+
+def render() -> tuple[bytes, str]:
+    """The exposition text and its content type: every process's values when several share
+    ``PROMETHEUS_MULTIPROC_DIR``, else this process's."""
+    directory = os.environ.get(MULTIPROC_ENV)
+    if directory:
+        registry = CollectorRegistry()
+        multiprocess.MultiProcessCollector(registry, path=directory)  # type: ignore[no-untyped-call]
+        return generate_latest(registry), CONTENT_TYPE_LATEST
+    return generate_latest(enable().registry), CONTENT_TYPE_LATEST
+
+
+def process_exits() -> None:
+    """This process stops: its live gauges (sockets, rooms) stop counting in the sum."""
+    if os.environ.get(MULTIPROC_ENV):
+        with contextlib.suppress(Exception):
+            multiprocess.mark_process_dead(os.getpid())  # type: ignore[no-untyped-call]
