@@ -228,6 +228,13 @@ async def replay(request: Request, code: str) -> HTMLResponse:
     return await _room_page(request, code, "replay.html", ())
 
 
+@router.get("/replay/open", response_class=HTMLResponse, include_in_schema=False)
+async def open_export(request: Request) -> HTMLResponse:
+    """The replay viewer without a room: it opens an exported match from a file and verifies
+    it (``static/js/proof.js``, ``POST /api/replays``, ``POST /api/verify``)."""
+    return _page(request, "replay.html", code="")
+
+
 class _Static(StaticFiles):
     """Static files that revalidate, so an upgraded server never serves stale modules."""
 

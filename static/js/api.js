@@ -1,5 +1,7 @@
 // The HTTP API (DESIGN.md contract) and the seat tokens this browser holds.
 
+import { contributions, newContribution } from "./contribution.js";
+
 export class ApiError extends Error {
   constructor(status, code, message) {
     super(message);
@@ -97,8 +99,10 @@ export async function createRoom({ game, visibility, options, name, turnSeconds,
   if (seatCount) body.seats = seatCount; // none: the game's maximum
   if (circle) body.circle = circle; // a table opened for a circle (its public id)
   if (rematchBy === "anyone") body.rematch_by = rematchBy; // else the host alone (the default)
+  body.contribution = newContribution(); // this browser's part of the shuffle (contribution.js)
   const created = await api("POST", "/api/rooms", { body });
   seats.set(created.room.code, created.seat, created.token);
+  contributions.set(created.room.code, body.contribution);
   playerName.set(name);
   return created.room.code;
 }

@@ -8,6 +8,7 @@ import { clear, h } from "./dom.js";
 import { errorText } from "./forms.js";
 import { has, initI18n, onLanguageChange, t } from "./i18n.js";
 import { logLine } from "./log_lines.js";
+import { openExportForm, replayProof } from "./proof.js";
 import { loadRenderer } from "./renderers.js";
 
 const CHUNK = 10; // steps fetched at once (each holds a view per seat)
@@ -15,7 +16,9 @@ const CHUNK = 10; // steps fetched at once (each holds a view per seat)
 const WARM_STEPS = 30;
 const root = document.getElementById("replay");
 const code = root.dataset.code;
-const path = (rest) => `/api/rooms/${encodeURIComponent(code)}/replay${rest}`;
+// A room's replay, or (/replay/open, no code) an exported match opened from a file (proof.js).
+let base = `/api/rooms/${encodeURIComponent(code)}/replay`;
+const path = (rest) => `${base}${rest}`;
 
 const page = {
   timeline: null, // GET /replay
@@ -237,7 +240,7 @@ function renderAll() {
 function showNotice(text) {
   const notice = el("replay-notice");
   notice.hidden = false;
-  clear(notice).append(h("p", {}, text), h("a", { class: "btn", href: `/r/${encodeURIComponent(code)}` }, t("replay.back_to_room")));
+  clear(notice).append(h("p", {}, text), code ? h("a", { class: "btn", href: `/r/${encodeURIComponent(code)}` }, t("replay.back_to_room")) : null);
 }
 
 // -- controls --------------------------------------------------------------------------------------
@@ -261,12 +264,29 @@ function wireControls() {
   });
 }
 
+async function opened() {
+  // /replay/open: the viewer waits for a file (proof.js posts it), then shows it like a room's.
+  el("room-title").textContent = t("proof.open_title");
+  document.body.dataset.ready = "1";
+  const file = await new Promise((resolve) => openExportForm(el("replay-open"), resolve));
+  el("replay-open").hidden = true;
+  document.body.dataset.ready = "0";
+  base = `/api/replays/${encodeURIComponent(file.key)}`;
+  return { document: file.document, name: file.name };
+}
+
 async function main() {
   await initI18n();
+  let source = { code };
+  const verifyNow = location.hash.includes("verify"); // the end screen's "Check it"
   try {
-    // A match still running has no replay: say so without asking for one.
-    const room = await api("GET", `/api/rooms/${encodeURIComponent(code)}`);
-    if (room.status !== "finished") throw new ApiError(409, "not_finished", "the match is not over");
+    if (code) {
+      // A match still running has no replay: say so without asking for one.
+      const room = await api("GET", `/api/rooms/${encodeURIComponent(code)}`);
+      if (room.status !== "finished") throw new ApiError(409, "not_finished", "the match is not over");
+    } else {
+      source = await opened();
+    }
     page.timeline = await api("GET", path(""));
   } catch (err) {
     el("room-title").textContent = t("replay.title");
@@ -284,10 +304,16 @@ async function main() {
   el("replay-controls").hidden = false;
   el("replay-log-panel").hidden = false;
   wireControls();
-  onLanguageChange(renderAll);
+  const proof = () => replayProof(el("replay-proof"), source);
+  const verify = proof();
+  onLanguageChange(() => {
+    renderAll();
+    proof();
+  });
   renderAll();
   await redraw();
   document.body.dataset.ready = "1";
+  if (verifyNow) verify.click();
 }
 
 main().catch((err) => console.error(err));

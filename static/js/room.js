@@ -14,6 +14,8 @@ import { logLine } from "./log_lines.js";
 import { showMatchFigures } from "./match_figures.js";
 import { offerKeepProfile } from "./profile.js";
 import { createProfileSeat } from "./profile_seat.js";
+import { contributions, newContribution } from "./contribution.js";
+import { endScreenProof, ensureContribution, renderWaitingProof } from "./proof.js";
 import { createRematch } from "./rematch.js";
 import { loadRenderer } from "./renderers.js";
 import { clockRuleWords, clockWords, optionWords } from "./setup_text.js";
@@ -340,6 +342,20 @@ function renderWaiting() {
   }
 }
 
+// The seed proof (proof.js): the commitment while the room waits; a seat whose listed part is
+// not this browser's own sends it once.
+function renderProof() {
+  renderWaitingProof(document.getElementById("proof-box"), page.room, page.seats.length, page.mine ? page.mine.seat : null, code);
+  ensureContribution(code, page.room, page.mine)
+    .then((room) => {
+      if (!room) return;
+      page.room = room;
+      page.seats = room.seats;
+      renderProof();
+    })
+    .catch(() => {});
+}
+
 function renderLinks() {
   const invite = roomUrl(code);
   document.getElementById("invite-link").value = invite;
@@ -369,6 +385,7 @@ function renderRejoin() {
 function renderAll() {
   renderSeats();
   renderWaiting();
+  renderProof();
   renderLinks();
   renderLog();
   if (page.renderer && page.state) page.renderer.render(page.state);
@@ -395,9 +412,11 @@ async function joinSeat(typed) {
     return;
   }
   try {
-    const joined = await api("POST", `/api/rooms/${encodeURIComponent(code)}/join`, { body: { name } });
+    const contribution = newContribution(); // this browser's part of the shuffle
+    const joined = await api("POST", `/api/rooms/${encodeURIComponent(code)}/join`, { body: { name, contribution } });
     page.mine = { seat: joined.seat, token: joined.token };
     seatStore.set(code, joined.seat, joined.token);
+    contributions.set(code, contribution);
     playerName.set(name);
     page.room = joined.room;
     page.seats = joined.room.seats;
@@ -567,6 +586,7 @@ function endScreenExtras() {
   const end = document.querySelector("#table [data-testid=game-over]");
   if (end && page.mine) offerKeepProfile(end, { code, mine: page.mine, name: seatName(page.mine.seat) });
   if (end) showMatchFigures(end, code);
+  if (end && page.state) endScreenProof(end, page.state.fairness, code, page.mine ? page.mine.seat : null);
 }
 
 async function ensureRenderer() {
@@ -661,10 +681,12 @@ async function main() {
       page.seats = message.seats;
       if (back) refreshClocks();
       page.spectators = message.spectators;
+      if (message.fairness) page.room.fairness = message.fairness;
       if (message.status) page.room.status = message.status;
       if (wasOpen && message.status !== "open") refreshRoom().then(renderAll).catch(() => {});
       renderSeats();
       renderWaiting();
+      renderProof();
       if (page.renderer && page.state) page.renderer.render(page.state);
     }))
     .on("chat", withRoom((message) => page.chat.receive(message)))
