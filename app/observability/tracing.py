@@ -111,3 +111,10 @@ def shutdown() -> None:
     if _shutdown is not None:
         with contextlib.suppress(Exception):
             _shutdown()
+
+
+def stop() -> None:
+    """Tracing off again: spans from now on are the shared no-op."""
+    global _tracer, _shutdown
+    shutdown()
+    _tracer = _shutdown = None
