@@ -166,7 +166,9 @@ def parser() -> argparse.ArgumentParser:
     arena = commands.add_parser("arena", help="bots of chosen levels against each other")
     arena.add_argument("game")
     arena.add_argument(
-        "--seats", required=True, help="one bot level per seat, in seat order: strong,random"
+        "--seats",
+        required=True,
+        help="one bot level or module:callable policy per seat, in seat order: strong,random",
     )
 def _verify(args: argparse.Namespace) -> int:
     from app.fairness.verify import command

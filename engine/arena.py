@@ -8,6 +8,12 @@ score interval over the finished matches.
 
 Match *i* uses seed ``seed + i`` for the deal and ``(seed + i) * 7919 + seat`` for each bot, so a
 run with an iteration budget is reproducible on any machine, with any ``jobs``.
+
+A seat is a bot level (``random``, ``greedy``, ``strong``) or ``module:callable``, any importable
+policy ``policy(observation, info) -> int`` of ``engine.envs.policies`` (it is handed what that
+seat sees, encoded as the PettingZoo environment encodes it, never the state; it needs the
+``[env]`` extra). A policy keeps its own state and random stream across the matches of a run
+(one per worker process with ``jobs``).
 """
 
 from __future__ import annotations
@@ -19,7 +25,7 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from engine import registry
-from engine.bots import LEVELS, make_bot, seen
+from engine.bots import LEVELS, Bot, make_bot, seen
 from engine.bots.strong import BUDGET_MS
 from engine.protocol import Game, IllegalAction, parse_options
 
@@ -38,6 +44,32 @@ def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
     return max(0.0, (centre - margin) / scale), min(1.0, (centre + margin) / scale)
 
 
+def is_policy(level: str) -> bool:
+    """A seat named ``module:callable`` rather than by a bot level."""
+    return ":" in level
+
+
+def player(
+    game: Game,
+    level: str,
+    seed: int,
+    players: int,
+    budget_ms: int | None = None,
+    iterations: int | None = None,
+    options: dict[str, Any] | None = None,
+) -> Bot:
+    """The bot or seated policy (``engine.envs.policies.PolicySeat``) of one seat."""
+    if is_policy(level):
+        try:
+            from engine.envs.policies import PolicySeat
+        except ImportError as exc:
+            raise IllegalAction(
+                "env_missing", f"a module:callable seat needs the [env] extra ({exc})"
+            ) from None
+        return PolicySeat(level, players, options)
+    return make_bot(level, seed, budget_ms=budget_ms, iterations=iterations)
+
+
 def play(
     game: Game,
     levels: list[str],
@@ -50,7 +82,7 @@ def play(
     players = len(levels)
     state = game.setup(players, seed, options)
     bots = [
-        make_bot(level, seed * 7919 + s, budget_ms=budget_ms, iterations=iterations)
+        player(game, level, seed * 7919 + s, players, budget_ms, iterations, options)
         for s, level in enumerate(levels)
     ]
     scheduler = random.Random(seed)
@@ -92,10 +124,11 @@ def check(
     options: dict[str, Any] | None,
 ) -> None:
     """Bad arguments are the caller's mistake: refuse the whole run with a clear code."""
-    unknown = [level for level in levels if level not in LEVELS]
+    unknown = [level for level in levels if level not in LEVELS and not is_policy(level)]
     if unknown:
         raise IllegalAction(
-            "unknown_bot", f"no bot level {unknown[0]!r}; known: {', '.join(LEVELS)}"
+            "unknown_bot",
+            f"no bot level {unknown[0]!r}; known: {', '.join(LEVELS)}, or module:callable",
         )
     if not game.min_players <= len(levels) <= game.max_players:
         raise IllegalAction(
@@ -112,6 +145,9 @@ def check(
     if jobs < 1:
         raise IllegalAction("bad_jobs", "--jobs must be at least 1")
     parse_options(game, options)
+    for level in levels:
+        if is_policy(level):  # refuse a policy that cannot be loaded before any match
+            player(game, level, 0, len(levels), options=options)
 
 
 def arena(

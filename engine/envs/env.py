@@ -9,7 +9,7 @@ would show it: that the earlier ones have chosen, never what (the view hides pen
 * **observation** ``{"observation": float32[SIZE], "action_mask": int8[N]}`` — the seat's view
   encoded (``encode.py``) and its legal actions among the ``N`` of the game's fixed action space
   (``actions.py``; all zeros when it owes nothing);
-* **info** ``{"view", "legal", "legal_index", "seat", "to_move"}`` — the raw view, the legal
+* **info** ``{"game", "seat", "view", "legal", "legal_index", "to_move"}`` — the raw view, the legal
   actions as the game writes them with their indices, who owes a decision;
 * **reward** — 0 during the match; at the end, from the placings: place ``q`` of ``n`` is worth
   ``1 - 2 (q - 1) / (n - 1)`` (+1 first … −1 last) and seats that share a place share the mean
@@ -26,7 +26,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 from gymnasium import spaces
-from pettingzoo import AECEnv
+from pettingzoo import AECEnv  # type: ignore[import-untyped]
 
 from engine import registry
 from engine.bots.base import Seen
@@ -73,7 +73,6 @@ class CovenEnv(AECEnv):  # type: ignore[misc]
         self.space = action_space(game_id, players, options)
         self.render_mode = render_mode
         self.max_actions = max_actions
-        self.metadata = {**self.metadata, "name": f"coven_{game_id.replace('-', '_')}_v0"}
         self.possible_agents = [f"seat_{s}" for s in range(players)]
         self._seeds = random.Random(seed)
         self._first_seed: int | None = seed
@@ -122,6 +121,7 @@ class CovenEnv(AECEnv):  # type: ignore[misc]
         seen = self.seen(agent)
         legal = self._legal(seen)
         return {
+            "game": self.game.id,
             "seat": seen.seat,
             "view": seen.view,
             "legal": list(legal.values()),
