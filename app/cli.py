@@ -7,6 +7,7 @@ import json
 import logging
 import os
 import sys
+from typing import Any
 
 from app.settings import Settings
 
@@ -15,6 +16,22 @@ from app.settings import Settings
 WS_MAX_SIZE = 1024 * 1024
 # uvicorn's WebSocket protocol, plus an answer to handshakes it cannot parse (app/README.md).
 WS_PROTOCOL = "app.api.ws_protocol:CovenWebSocketProtocol"
+# After a drain (app/drain.py) HTTP requests still in flight get this long to finish.
+GRACEFUL_SECONDS = 5
+
+
+def uvicorn_options(settings: Settings) -> dict[str, Any]:
+    """What every Coven uvicorn server runs with (``coven serve``, the subprocess tests):
+    forwarded headers believed only from ``COVEN_TRUSTED_PROXIES`` (none: from nobody, not
+    uvicorn's default of 127.0.0.1), and a bounded graceful shutdown."""
+    return {
+        "ws_max_size": WS_MAX_SIZE,
+        "ws": WS_PROTOCOL,
+        "ws_per_message_deflate": settings.ws_deflate,
+        "proxy_headers": bool(settings.trusted_proxies),
+        "forwarded_allow_ips": list(settings.trusted_proxies) or None,
+        "timeout_graceful_shutdown": GRACEFUL_SECONDS,
+    }
 
 
 def _serve(args: argparse.Namespace) -> int:
@@ -55,12 +72,9 @@ def _serve(args: argparse.Namespace) -> int:
         host=args.host,
         port=args.port,
         workers=args.workers,
-        ws_max_size=WS_MAX_SIZE,
-        ws=WS_PROTOCOL,
-        ws_per_message_deflate=settings.ws_deflate,
         log_level=args.log_level,
         log_config=log_config,
-        proxy_headers=True,
+        **uvicorn_options(settings),
     )
     return 0
 

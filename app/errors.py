@@ -29,6 +29,7 @@ STATUS: dict[str, int] = {
     "stale_version": 409,
     "bad_version": 409,
     "client_id_taken": 409,
+    "client_id_reused": 409,
     "seat_connected": 409,
     "no_such_seat": 404,
     "host_seat": 409,

@@ -20,7 +20,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app import wire
-from app.api import circles, http, profiles, ws
+from app.api import circles, http, probes, profiles, ws
 from app.api import fairness as fairness_api
 from app.api import metrics as metrics_api
 from app.api import push as push_api
@@ -31,6 +31,7 @@ from app.api.deps import Limits, Services
 from app.api.same_origin import SameOriginGuard
 from app.bus import make_bus
 from app.clock import make_clock
+from app.drain import Drain
 from app.errors import CovenError
 from app.fairness.document import DOCUMENT_PATHS, MAX_DOCUMENT_BYTES
 from app.logs import redact_tokens_in_logs
@@ -360,6 +361,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await results.start()
         await notify.start()
         app.state.coven = Services(settings, bus, service, hub, bots, Limits(settings), rematches)
+        # SIGTERM drains this worker first (app/drain.py), then uvicorn shuts it down.
+        drain = app.state.drain = Drain(settings.drain_seconds, lambda: ws.drain_sockets(hub))
+        drain.install()
         # Everything alive now (modules, mappers, schemas) lives as long as the process: keep
         # it out of the cyclic collector, whose full passes otherwise stall the loop ~100 ms.
         gc.collect()
@@ -367,6 +371,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         try:
             yield
         finally:
+            await drain.close()
             await notify.close()
             await results.close()
             await rematches.close()
@@ -389,6 +394,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     _install_error_handlers(app)
     app.include_router(http.router)
     app.include_router(fairness_api.router)
+    app.include_router(probes.router)
     app.include_router(ws.router)
     app.include_router(results_api.router)
     app.include_router(rematch_api.router)

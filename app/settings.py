@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ipaddress
 import os
 from dataclasses import dataclass
 from urllib.parse import urlsplit
@@ -58,6 +59,27 @@ def _brew_printed_values(raw: str | None) -> str | None:
     return path
 
 
+def _trusted_proxies(raw: str | None) -> tuple[str, ...]:
+    """``COVEN_TRUSTED_PROXIES``: the proxies whose ``X-Forwarded-For`` / ``-Proto`` are
+    believed, as addresses or networks ("10.0.0.0/8"), or "*" (any: only where nothing but
+    the proxy can reach the workers). A typo is refused, not silently ignored (uvicorn would
+    take it as a name no peer ever has)."""
+    items = tuple(item.strip() for item in (raw or "").split(",") if item.strip())
+    for item in items:
+        if item == "*":
+            continue
+        try:
+            if "/" in item:
+                ipaddress.ip_network(item)
+            else:
+                ipaddress.ip_address(item)
+        except ValueError:
+            raise ValueError(
+                f"COVEN_TRUSTED_PROXIES: {item!r} is not an address, a network or '*'"
+            ) from None
+    return items
+
+
 def _push_contact(raw: str | None) -> str | None:
     contact = (raw or "").strip()
     if not contact:
@@ -95,7 +117,10 @@ class Settings:
     chat_max_chars: int = 500
     chat_burst: int = 5
     chat_window_seconds: float = 10.0
-    # Chat lines of one client (address and seat) across all its sockets, per window.
+    # Chat lines of one seat across all its sockets, per window (a seat's flood never
+    # touches another seat's allowance, whoever shares its address).
+    chat_seat_burst: int = 10
+    # Chat lines of the spectators (no seat: anonymous) of one client address, per window.
     chat_client_burst: int = 10
     migrate_on_start: bool = True
     # permessage-deflate on sockets: less traffic for views but ~35 KiB more per socket,
@@ -153,6 +178,12 @@ class Settings:
     metrics_token: str | None = None
     # Log lines as plain text (the default) or one JSON object per line (COVEN_LOG_FORMAT=json).
     log_format: str = "text"
+    # Proxies (addresses, networks, or "*") whose X-Forwarded-For and X-Forwarded-Proto are
+    # believed; none by default: every client is the address that reached the worker.
+    trusted_proxies: tuple[str, ...] = ()
+    # A draining worker (SIGTERM) answers not-ready this long before it closes its sockets
+    # with 1012 (app/drain.py): the balancer's health check sees it first.
+    drain_seconds: float = 3.0
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -172,6 +203,7 @@ class Settings:
             chat_max_chars=_int("COVEN_CHAT_MAX_CHARS", base.chat_max_chars),
             chat_burst=_int("COVEN_CHAT_BURST", base.chat_burst),
             chat_window_seconds=_float("COVEN_CHAT_WINDOW_SECONDS", base.chat_window_seconds),
+            chat_seat_burst=_int("COVEN_CHAT_SEAT_BURST", base.chat_seat_burst),
             chat_client_burst=_int("COVEN_CHAT_CLIENT_BURST", base.chat_client_burst),
             migrate_on_start=os.environ.get("COVEN_MIGRATE_ON_START", "1") != "0",
             ws_deflate=os.environ.get("COVEN_WS_DEFLATE", "0") == "1",
@@ -198,4 +230,6 @@ class Settings:
             metrics=os.environ.get("COVEN_METRICS", "0") == "1",
             metrics_token=os.environ.get("COVEN_METRICS_TOKEN") or None,
             log_format=log_format(os.environ.get("COVEN_LOG_FORMAT")),
+            trusted_proxies=_trusted_proxies(os.environ.get("COVEN_TRUSTED_PROXIES")),
+            drain_seconds=_float("COVEN_DRAIN_SECONDS", base.drain_seconds),
         )

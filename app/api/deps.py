@@ -36,8 +36,12 @@ class Limits:
             else NO_REFILL_SECONDS
         )
         self.rooms = Window(counts, "rooms", settings.rooms_burst, rooms_seconds, "new rooms")
-        self.chat = Window(
-            counts, "chat", settings.chat_client_burst, settings.chat_window_seconds, "chat lines"
+        # Chat per seat (every socket of it), and per address for spectators only: players
+        # behind one address (a household, a NAT) never share a chat allowance.
+        chat_seconds = settings.chat_window_seconds
+        self.chat = Window(counts, "chat", settings.chat_seat_burst, chat_seconds, "chat lines")
+        self.spectator_chat = Window(
+            counts, "chat-spectators", settings.chat_client_burst, chat_seconds, "chat lines"
         )
         refused = settings.refused_window_seconds
         self.refused = Refusals(

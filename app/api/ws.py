@@ -28,10 +28,12 @@ from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from app import wire
 from app.api.deps import Services
+from app.drain import CLOSE_RESTART, Drain
 from app.errors import CovenError
+from app.limits import Window
 from app.messages import AckMessage, ActMessage, ChatIn, ChatOut, ErrorMessage
 from app.observability import metrics
-from app.rooms.hub import CLOSE_TOO_SLOW, DROPPED, Connection
+from app.rooms.hub import CLOSE_TOO_SLOW, DROPPED, Connection, Hub
 from app.rooms.keys import hash_token, room_channel
 from app.text import MAX_JSON_DEPTH, clean_display, json_depth, valid_room_code
 
@@ -46,6 +48,8 @@ CLOSE_TOO_MANY = 4429
 SUBPROTOCOL = "coven"
 TOKEN_PROTOCOL = "coven.token."
 CLOSE_WAIT = 2.0
+# The cancel message of a socket's task woken because its worker drains (app/drain.py).
+DRAINING = "coven: worker draining"
 
 
 def _error(code: str, message: str, client_id: str | None = None) -> str:
@@ -109,6 +113,13 @@ async def room_socket_asgi(scope: Scope, receive: Receive, send: Send) -> None:
 async def room_socket(websocket: WebSocket, code: str, token: str | None = None) -> None:
     coven: Services = websocket.app.state.coven
     token, subprotocol = _token_and_protocol(websocket, token)
+    drain: Drain = websocket.app.state.drain
+    if drain.draining:
+        # Not an error for the player: her client reconnects, to another worker.
+        with contextlib.suppress(Exception):
+            await websocket.accept(subprotocol=subprotocol)
+            await asyncio.wait_for(websocket.close(CLOSE_RESTART, "service restart"), CLOSE_WAIT)
+        return
     if not _origin_allowed(websocket, coven.settings.allowed_origins):
         await _refuse(
             websocket,
@@ -184,7 +195,11 @@ async def _open(
         # wakes it while it waits for a frame.
         await _serve(websocket, coven, conn)
     except asyncio.CancelledError as exc:
-        if not (conn.dropped.is_set() and exc.args and exc.args[0] == DROPPED):
+        reason = exc.args[0] if exc.args else None
+        if not (
+            (conn.dropped.is_set() and reason == DROPPED)
+            or (conn.close_code == CLOSE_RESTART and reason == DRAINING)
+        ):
             raise
         task = asyncio.current_task()
         if task is not None:
@@ -196,6 +211,8 @@ async def _open(
             log.exception("socket in room %s failed", code)
     finally:
         conn.receiving = None
+        if conn.close_code == CLOSE_RESTART:
+            await conn.flush(CLOSE_WAIT)  # its last acknowledgements go out before the close
         conn.close()
         with contextlib.suppress(BaseException):
             await coven.hub.leave(conn)
@@ -221,7 +238,8 @@ async def _close(websocket: WebSocket, conn: Connection) -> None:
 
 async def _serve(websocket: WebSocket, coven: Services, conn: Connection) -> None:
     limit = coven.settings.max_frame_bytes
-    while not conn.dropped.is_set():
+    # A draining worker (app/drain.py) ends the loop after the message in hand.
+    while not conn.dropped.is_set() and conn.close_code != CLOSE_RESTART:
         conn.receiving = asyncio.current_task()
         try:
             frame = await websocket.receive()
@@ -275,11 +293,33 @@ async def _serve(websocket: WebSocket, coven: Services, conn: Connection) -> Non
             conn.send(_error("unavailable", "the server could not do this now; try again"))
 
 
-def _limit_keys(conn: Connection) -> tuple[str, ...]:
-    keys = [f"addr:{conn.client}"]
+def _drain_socket(conn: Connection) -> None:
+    """Close this socket with 1012 once the message it is handling (a move in flight) is
+    done; at once when it is waiting for the next frame."""
+    conn.close_code = CLOSE_RESTART
+    conn.drop_reason = "service restart"
+    task = conn.receiving
+    if task is not None and not task.done():
+        task.cancel(DRAINING)
+
+
+async def drain_sockets(hub: Hub) -> None:
+    """Step 3 of the drain (app/drain.py): every room socket of this worker finishes what it
+    is doing and closes with 1012; returns once they are all gone."""
+    while hub.sockets():
+        for room in list(hub.rooms.values()):
+            for conn in list(room.connections):
+                if conn.close_code != CLOSE_RESTART and not conn.dropped.is_set():
+                    _drain_socket(conn)
+        await asyncio.sleep(0.05)
+
+
+def _chat_window(coven: Services, conn: Connection) -> tuple[Window, str]:
+    """A seat's lines count for that seat alone (whoever shares its address); spectators'
+    lines (no seat: anonymous) count per client address."""
     if conn.seat is not None:
-        keys.append(f"seat:{conn.code}:{conn.seat}")
-    return tuple(keys)
+        return coven.limits.chat, f"seat:{conn.code}:{conn.seat}"
+    return coven.limits.spectator_chat, f"addr:{conn.client}"
 
 
 async def _act(coven: Services, conn: Connection, message: dict[str, Any]) -> None:
@@ -342,7 +382,8 @@ async def _chat(coven: Services, conn: Connection, message: dict[str, Any]) -> N
             )
         )
         return
-    await coven.limits.chat.take(*_limit_keys(conn))  # across every socket of this client
+    window, key = _chat_window(coven, conn)
+    await window.take(key)  # across every socket of this seat (or spectating address)
     conn.chat_times.append(now)
     room = await coven.service.room(conn.code, cached=True)
     record = room.seat(conn.seat) if conn.seat is not None else None

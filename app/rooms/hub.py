@@ -133,6 +133,15 @@ class Connection:
     def pending(self) -> int:
         return len(self._queue)
 
+    async def flush(self, seconds: float) -> None:
+        """Wait, at most ``seconds``, until what is queued for this socket has been sent (a
+        socket closed on purpose still gets its acknowledgements first)."""
+        writer = self._writer
+        if writer is None or writer is asyncio.current_task():
+            return
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(asyncio.shield(writer), seconds)
+
     async def _write(self) -> None:
         """The writer: send queued messages in order, then end (the next message that finds
         the transport ready goes straight to it again)."""

@@ -130,7 +130,7 @@ class Moves:
                             table, seat, action, client_id, version, by_bot
                         )
                 except CovenError:
-                    twin = await self._twin(match.id, seat, client_id)
+                    twin = await self._twin(match.id, seat, client_id, action, by_bot)
                     if twin is not None:
                         return twin
                     if verified:
@@ -142,7 +142,7 @@ class Moves:
                     with tracing.span("coven.move.commit"):
                         committed = await self.repo.commit_action(match, new)
                 except ClientIdTaken:
-                    twin = await self._twin(match.id, seat, client_id)
+                    twin = await self._twin(match.id, seat, client_id, action, by_bot)
                     if twin is not None:
                         return twin
                     committed = None
@@ -278,18 +278,30 @@ class Moves:
                     if committed is None:  # cannot happen: the row is held
                         raise CovenError("busy", "the table is very busy; try again")
                     return fresh, match, new, step, committed
-        twin = await self._twin(table.match.id, seat, client_id)
+        twin = await self._twin(table.match.id, seat, client_id, action, by_bot)
         if twin is not None:
             return twin
         raise refused
 
-    async def _twin(self, match_id: int, seat: int, client_id: str) -> Ack | None:
-        """The acknowledgement of an already-applied submission with this client_id."""
+    async def _twin(
+        self, match_id: int, seat: int, client_id: str, action: dict[str, Any], by_bot: bool
+    ) -> Ack | None:
+        """The acknowledgement of an already-applied submission with this client_id: the same
+        action again is a ``duplicate``; another action under it is refused, never taken for
+        the first one (a client that reuses ids must hear that its move was not played). A
+        bot's id names its turn, so whatever it chose there stands (a thinking bot on two
+        workers may choose differently)."""
         twin = await self.repo.action_by_client_id(match_id, client_id)
         if twin is None:
             return None
         if twin.seat != seat:
             raise CovenError("client_id_taken", "another seat used this client_id")
+        if not by_bot and twin.action != action:
+            raise CovenError(
+                "client_id_reused",
+                f"this client_id was used for another action (version {twin.version}); "
+                "send a new client_id for a new action",
+            )
         return Ack(client_id, twin.version, duplicate=True)
 
     async def _check_version(self, table: Table, seat: int, version: int | None) -> None:

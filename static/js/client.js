@@ -12,6 +12,8 @@ import { api } from "./api.js";
 
 const CLOSE_BAD_TOKEN = 4401;
 const CLOSE_NO_ROOM = 4404;
+// The worker is going away (a rolling restart, app/drain.py): come back soon, to another one.
+const CLOSE_RESTART = 1012;
 const PING_MS = 25000;
 const SUBPROTOCOL = "coven";
 const TOKEN_SAFE = /^[A-Za-z0-9_-]+$/;
@@ -95,8 +97,13 @@ export class RoomClient {
     }
     this.attempt += 1;
     this.setStatus("reconnecting");
-    // Exponential backoff with jitter, capped: 0.5 s, 1 s, 2 s, … 10 s.
-    const delay = Math.min(10000, 500 * 2 ** (this.attempt - 1)) * (0.75 + Math.random() / 2);
+    // Exponential backoff with jitter, capped: 0.5 s, 1 s, 2 s, … 10 s. After a restart's
+    // 1012 the first try comes within 0.1–0.6 s, spread so a worker's sockets do not all
+    // arrive at the next one at once.
+    const delay =
+      code === CLOSE_RESTART && this.attempt === 1
+        ? 100 + Math.random() * 500
+        : Math.min(10000, 500 * 2 ** (this.attempt - 1)) * (0.75 + Math.random() / 2);
     this.timer = setTimeout(() => this.connect(), delay);
   }
 

@@ -9,8 +9,9 @@ import sys
 
 import uvicorn
 
-from app.cli import WS_MAX_SIZE, WS_PROTOCOL
+from app.cli import uvicorn_options
 from app.main import create_app
+from app.settings import Settings
 from tests.support.guess import register
 
 
@@ -21,9 +22,9 @@ def main() -> None:
         create_app(),
         host="127.0.0.1",
         port=port,
-        ws_max_size=WS_MAX_SIZE,
-        ws=WS_PROTOCOL,
         log_level="warning",
+        # As ``coven serve`` runs: trusted proxies, the bounded graceful shutdown (drain).
+        **uvicorn_options(Settings.from_env()),
     )
 
 

@@ -88,7 +88,9 @@ class ProcessServer:
     def __init__(self, env: dict[str, str], port: int | None = None) -> None:
         self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
-        self.env = {**os.environ, **env}
+        # No drain pause unless a test asks for one (app/drain.py): a test's own stop()
+        # need not wait for a balancer that is not there.
+        self.env = {**os.environ, "COVEN_DRAIN_SECONDS": "0", **env}
         self.process: subprocess.Popen[bytes] | None = None
 
     def start(self) -> ProcessServer:
@@ -110,7 +112,7 @@ class ProcessServer:
         if self.process is not None and self.process.poll() is None:
             self.process.terminate()
             try:
-                self.process.wait(timeout=10)
+                self.process.wait(timeout=30)
             except subprocess.TimeoutExpired:
                 self.kill()
 
