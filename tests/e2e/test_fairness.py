@@ -83,7 +83,7 @@ def test_the_shuffle_is_committed_revealed_and_verified(
         page = player.page
         wait_until(
             page,
-            f"document.querySelector('[data-testid=proof-parts]')?.textContent.includes('3 of 3')",
+            "document.querySelector('[data-testid=proof-parts]')?.textContent.includes('3 of 3')",
         )
         assert page.inner_text("[data-testid=proof-commitment]") == commitment
         own = page.evaluate(f"localStorage.getItem('coven-contribution:{code}')")

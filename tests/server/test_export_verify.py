@@ -62,7 +62,7 @@ def flip(hex_text: str, at: int = 5) -> str:
 async def test_an_export_verifies_and_each_change_fails_where_it_is(
     sqlite_server: ThreadServer, exported: tuple[str, dict[str, Any]]
 ) -> None:
-    code, document = exported
+    _, document = exported
     assert document["format"] == "coven-match" and document["format_version"] == 1
     assert document["game"] == GAME and document["rules_version"] == "1"
     assert document["options"]["personalities"] == "choose"
