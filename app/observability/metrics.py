@@ -32,6 +32,7 @@ from prometheus_client import (
     Counter,
     Gauge,
     Histogram,
+    disable_created_metrics,
     generate_latest,
     multiprocess,
 )
@@ -88,6 +89,9 @@ def enable() -> Metrics:
     """Turn metrics on in this process (idempotent)."""
     global _metrics
     if _metrics is None:
+        # One series per value whatever the mode: no ``_created`` beside each counter (the
+        # multiprocess mode has none).
+        disable_created_metrics()
         _metrics = Metrics()
     return _metrics
 

@@ -5,6 +5,8 @@ played to the end on PostgreSQL and Redis, summed over workers; absent unless
 from __future__ import annotations
 
 import asyncio
+import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -16,7 +18,7 @@ from app.settings import Settings
 from tests.server.conftest import PG_URL, sqlite_settings
 from tests.server.coven_serve import CovenServe, finished_log, start_bot_match
 from tests.support.client import Client
-from tests.support.server import ThreadServer
+from tests.support.server import ROOT, ThreadServer
 
 TOKEN = "scrape-secret-1234"
 MATCHES = 4
@@ -180,3 +182,21 @@ def test_refusals_are_counted_by_code(guarded: ThreadServer) -> None:
         assert missing.status_code == 404
     after = samples(scrape(guarded.url).text)
     assert after[key] - before.get(key, 0) == 3
+
+
+def test_the_dashboard_charts_what_coven_exports(guarded: ThreadServer) -> None:
+    """deploy/grafana/coven.json asks only for metrics a scrape has (a renamed metric would
+    leave a panel silently empty), and charts every one of them."""
+    dashboard = json.loads((ROOT / "deploy" / "grafana" / "coven.json").read_text())
+    asked = {
+        re.sub(r"_(total|bucket)$", "", name)
+        for panel in dashboard["panels"]
+        for target in panel["targets"]
+        for name in re.findall(r"coven_[a-z_]+", target["expr"])
+    }
+    exported = {
+        family.name
+        for family in text_string_to_metric_families(scrape(guarded.url).text)
+        if family.name.startswith("coven_")
+    }
+    assert asked == exported
