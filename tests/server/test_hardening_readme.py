@@ -21,6 +21,7 @@ LIMITS = {
     "COVEN_CHAT_MAX_CHARS": ("chat_max_chars", "500 chars", 500),
     "COVEN_CHAT_BURST": ("chat_burst", "5 lines / 10 s", 5),
     "COVEN_CHAT_WINDOW_SECONDS": ("chat_window_seconds", "5 lines / 10 s", 10.0),
+    "COVEN_CHAT_SEAT_BURST": ("chat_seat_burst", "10 lines / 10 s", 10),
     "COVEN_CHAT_CLIENT_BURST": ("chat_client_burst", "10 lines / 10 s", 10),
     "COVEN_ROOMS_BURST": ("rooms_burst", "burst 20", 20),
     "COVEN_ROOMS_PER_MINUTE": ("rooms_per_minute", "10 / min", 10.0),
