@@ -7,6 +7,7 @@
 
 import { h, clear } from "./dom.js";
 import { initI18n, onLanguageChange, t, tn, translateStatic } from "./i18n.js";
+import { overlayClosed, overlayOpened } from "./overlays.js";
 
 export const GAMES = ["whirling-witchcraft", "witchs-brew", "seasons"];
 const INGREDIENTS = ["heart", "mandrake", "mushroom", "spider", "toad"];
@@ -179,11 +180,13 @@ async function roomPanel(button, code) {
     if (panel && bar) panel.style.setProperty("--rules-top", `${Math.round(bar.getBoundingClientRect().bottom) + 4}px`);
   };
   window.addEventListener("resize", place);
-  const close = () => {
-    if (!panel) return;
+  // `refocus` false: another overlay closed it (on a phone) and takes the focus itself.
+  const close = ({ refocus = true } = {}) => {
+    if (!panel || panel.hidden) return;
     panel.hidden = true;
+    overlayClosed("rules");
     button.setAttribute("aria-expanded", "false");
-    button.focus();
+    if (refocus) button.focus();
   };
   const open = async () => {
     if (!panel) {
@@ -193,7 +196,7 @@ async function roomPanel(button, code) {
         h("div", { class: "rules-head" },
           h("h2", { id: "rules-panel-title", tabindex: "-1", "data-i18n": "rules.title" }, t("rules.title")),
           tab,
-          h("button", { class: "btn", type: "button", "data-testid": "rules-close", "data-i18n": "rules.close", onclick: close }, t("rules.close"))),
+          h("button", { class: "btn", type: "button", "data-testid": "rules-close", "data-i18n": "rules.close", onclick: () => close() }, t("rules.close"))),
         body);
       document.addEventListener("keydown", (event) => {
         if (event.key === "Escape" && !panel.hidden) close();
@@ -204,10 +207,11 @@ async function roomPanel(button, code) {
       });
     }
     panel.hidden = false;
+    overlayOpened("rules", () => close({ refocus: false }));
     place();
     button.setAttribute("aria-expanded", "true");
     await draw();
-    panel.querySelector("h2").focus();
+    if (!panel.hidden) panel.querySelector("h2").focus();
   };
   button.addEventListener("click", async () => {
     if (panel && !panel.hidden) {

@@ -8,6 +8,7 @@
 // messages, redraws, the open chooser) is table_renderer.js.
 
 import { h } from "./dom.js";
+import { overlayClosed, overlayOpened } from "./overlays.js";
 
 // -- stylesheets ---------------------------------------------------------------------------------
 const linked = new Set();
@@ -247,10 +248,14 @@ export function createMoves(ctx, rootSelector, redraw, { before = null } = {}) {
       const open = moves.asking === key;
       const close = () => {
         moves.asking = null;
+        overlayClosed("confirm");
         redraw();
         const again = ctx.root.querySelector(`[data-key="${CSS.escape(key)}"]`);
         if (again) again.focus();
       };
+      // One overlay at a time on a phone (overlays.js): an open question closes the chat drawer
+      // and the rules sheet and comes on top; opening either of them closes the question.
+      if (open) overlayOpened("confirm", () => { if (moves.asking === key) { moves.asking = null; redraw(); } });
       const question = open
         ? h(
           "div",
@@ -374,14 +379,17 @@ export function playerBoard(ctx, seat, { mine = false, active = false, chips = [
   const name = h("strong", { class: "board-name", "data-testid": mine ? "my-seat-name" : null }, ctx.seatName(seat));
   const status = ctx.boardChips ? ctx.boardChips(seat) : [];
   if (collapsible && !mine) {
-    return opponentPanel([chips, status, h("span", { class: "glance" }, glance)], body, { key: `board-${seat}`, label: [presenceDot(ctx, seat), name], attrs, headClass: "board-head" });
+    // A seated player's opponents start as one summary line each (her own board, hand and moves
+    // stay in view on a laptop too); a spectator, who has no board of her own, sees them open.
+    const watching = !ctx.mySeat || ctx.mySeat() === null || ctx.mySeat() === undefined;
+    return opponentPanel([chips, status, h("span", { class: "glance" }, glance)], body, { key: `board-${seat}`, label: [presenceDot(ctx, seat), name], attrs, headClass: "board-head", open: watching && !window.matchMedia(NARROW).matches });
   }
   return h("section", attrs, h("header", { class: "board-head" }, presenceDot(ctx, seat), name, chips, status), body);
 }
 
 // -- another player's area: a compact summary that opens on a tap --------------------------------
-// Collapsed by default on a phone-sized screen, open on a wider one; what the player chose for
-// each panel (by key) holds across redraws and new messages.
+// Collapsed by default (unless the caller says `open`: a spectator's boards on a wide screen);
+// what the player chose for each panel (by key) holds across redraws and new messages.
 const NARROW = "(max-width: 560px)";
 const chosenOpen = new Map();
 let panelIds = 0;
@@ -390,11 +398,11 @@ let panelIds = 0;
  * A collapsible panel: a header with a toggle button (`label` nodes, aria-expanded) followed by
  * `summary` nodes, always shown; `detail` nodes below it while open. A tap anywhere on the header
  * outside its other controls toggles it too. `attrs` go on the panel (a <section>), which carries
- * the class `collapsed` and `data-open` for its state.
+ * the class `collapsed` and `data-open` for its state; `open`: its state until the player chooses.
  */
-export function opponentPanel(summary, detail, { key, label, attrs = {}, headClass = "" }) {
+export function opponentPanel(summary, detail, { key, label, attrs = {}, headClass = "", open: byDefault = false }) {
   const id = `panel-${(panelIds += 1)}`;
-  const open = chosenOpen.has(key) ? chosenOpen.get(key) : !window.matchMedia(NARROW).matches;
+  const open = chosenOpen.has(key) ? chosenOpen.get(key) : byDefault;
   const toggle = h("button", { class: "panel-toggle", type: "button", "aria-expanded": String(open), "aria-controls": id, "data-testid": `toggle-${key}`, "data-key": `toggle-${key}` }, h("span", { class: "chevron", "aria-hidden": "true" }), label);
   const body = h("div", { class: "panel-detail", id, hidden: !open }, detail);
   const panel = h("section", { ...attrs, class: `${attrs.class || ""} collapsible ${open ? "" : "collapsed"}`.trim(), "data-open": open ? "1" : "0" });

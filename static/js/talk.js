@@ -4,6 +4,8 @@
 // drawer (or that tab) was closed. The chat lines already read are remembered per room, so a
 // reload does not count the history again.
 
+import { overlayClosed, overlayOpened } from "./overlays.js";
+
 const NARROW = "(max-width: 980px)";
 
 export function createTalk(code) {
@@ -60,19 +62,22 @@ export function createTalk(code) {
   function open(tab = unread.chat || !unread.log ? "chat" : "log") {
     talk.classList.add("open");
     document.body.classList.add("talk-shown");
+    overlayOpened("talk", () => close({ refocus: false }));
     choose(tab);
     closer.focus();
   }
 
-  function close() {
+  // `refocus` false: another overlay closed it and takes the focus itself.
+  function close({ refocus = true } = {}) {
     talk.classList.remove("open");
     document.body.classList.remove("talk-shown");
+    overlayClosed("talk");
     redraw();
-    opener.focus();
+    if (refocus) opener.focus();
   }
 
   opener.addEventListener("click", () => (isOpen() ? close() : open()));
-  closer.addEventListener("click", close);
+  closer.addEventListener("click", () => close());
   for (const tab of tabs) tab.addEventListener("click", () => choose(tab.dataset.tab));
   talk.addEventListener("keydown", (event) => {
     if (event.key === "Escape" && isOpen()) close();
@@ -83,7 +88,7 @@ export function createTalk(code) {
     }
   });
   narrow.addEventListener("change", () => {
-    if (!narrow.matches && isOpen()) close();
+    if (!narrow.matches && isOpen()) close({ refocus: false });
     seen();
   });
   redraw();

@@ -17,6 +17,7 @@ from typing import Any
 import httpx
 import pytest
 
+from tests.e2e import in_view
 from tests.e2e.players import (
     Player,
     assert_fits_the_screen,
@@ -203,6 +204,7 @@ def test_whole_brew_match_by_clicking(browser: Any, coven_server: str, artifacts
 
     # Choosing 5 of 12: twelve role cards to tap, a counter, and the confirm button at 5.
     page.wait_for_selector("#table [data-testid=choose] [data-action=keep]")
+    assert in_view.check_decision(page)
     assert page.locator("#table [data-testid=choose] [data-action=keep]").count() == 10
     assert page.locator("#table [data-testid=choose] .card.role.blocked").count() == 2
     assert page.locator("#table [data-testid=blocked] .role-chip").count() == 2
@@ -295,6 +297,7 @@ def test_whole_brew_match_by_clicking(browser: Any, coven_server: str, artifacts
     deadline = time.monotonic() + MATCH_SECONDS
     over: set[str] = set()
     phone_heights: list[int] = []  # the phone's page whenever she is to move
+    decisions = {player.name: 0 for player in players}
     while len(over) < len(players):
         assert time.monotonic() < deadline, "the match did not end in time"
         moved = False
@@ -302,6 +305,9 @@ def test_whole_brew_match_by_clicking(browser: Any, coven_server: str, artifacts
         for player in players:
             if player.name in over:
                 continue
+            # Issue 21, before any click: the laptop's own area in view, the phone's controls
+            # uncovered, at every decision.
+            decisions[player.name] += in_view.check_decision(player.page)
             info = step(player, rng)
             if info["state"] == "over":
                 over.add(player.name)
@@ -312,6 +318,7 @@ def test_whole_brew_match_by_clicking(browser: Any, coven_server: str, artifacts
             host.page.wait_for_timeout(20)
     # The phone's page stays under 2.5 screens through the whole match.
     assert phone_heights and max(phone_heights) < 2.5 * 812, phone_heights
+    assert all(decisions.values()), decisions
 
     for player in everyone:
         player.page.wait_for_selector("[data-testid=game-over]")

@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from tests.e2e import in_view
 from tests.e2e.players import Player, assert_fits_the_screen, click_pick, new_player, shot
 
 pytestmark = pytest.mark.e2e
@@ -296,6 +297,7 @@ def test_whole_seasons_match_by_clicking(browser: Any, coven_server: str, artifa
             page.select_option("#lang-select", "vi")
             until(lambda: (page.inner_text("#table [data-testid=phase]"), host.errors), "lượt")
             still(host, "seasons-phone-vi", full_page=False)
+            assert in_view.assert_controls_hit(page)
             still(host, "seasons-phone-vi-full")
             assert_fits_the_screen(host)
             # A tap on a card (not on its button) pins its full text, closed by its own button.
@@ -318,9 +320,11 @@ def test_whole_seasons_match_by_clicking(browser: Any, coven_server: str, artifa
             moments.add("spectator")
 
     deadline = time.monotonic() + MATCH_SECONDS
+    decisions = 0
     while True:
         assert time.monotonic() < deadline, f"the match did not end (seen {sorted(seen_kinds)})"
         look()
+        decisions += in_view.check_decision(page)  # issue 21: her own area in view, unclicked
         info = step(host, rng)
         if info["state"] == "over":
             break
@@ -335,6 +339,7 @@ def test_whole_seasons_match_by_clicking(browser: Any, coven_server: str, artifa
     shot(host, artifacts, "seasons-end")
     shot(spectator, artifacts, "seasons-end-spectator-es")
     assert {"libraries", "dice", "turn", "phone", "spectator"} <= moments, moments
+    assert decisions, "no decision was checked"
     # The clicks went through every part of a turn.
     assert {"to_library", "confirm_libraries", "take_die", "end_turn"} <= seen_kinds, seen_kinds
     assert seen_kinds & {"summon", "open-summon"}, seen_kinds

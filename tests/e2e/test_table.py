@@ -16,6 +16,7 @@ from typing import Any
 import httpx
 import pytest
 
+from tests.e2e import in_view
 from tests.e2e.players import (
     Player,
     assert_fits_the_screen,
@@ -231,6 +232,8 @@ def test_whole_match_by_clicking(browser: Any, coven_server: str, artifacts: Pat
     friend.page.tap("[data-testid=talk-close]")
 
     # The host's first recipe is played with the keyboard alone: real buttons, focus kept.
+    page.wait_for_selector("#table .ww[data-my-turn='1']")
+    assert in_view.check_decision(page)
     page.locator("#table [data-action=select-card]").first.focus()
     page.keyboard.press("Enter")
     page.wait_for_selector("#table [data-action=play]")
@@ -245,7 +248,12 @@ def test_whole_match_by_clicking(browser: Any, coven_server: str, artifacts: Pat
     mid_shot = False
     moments: set[str] = set()
 
+    decisions = {player.name: 0 for player in players}
+
     def before(player: Player) -> None:
+        # Issue 21, before any click: the laptop players' own areas in view, the phone's
+        # controls uncovered, at every decision.
+        decisions[player.name] += in_view.check_decision(player.page)
         if player is host:
             for moment, selector in (
                 ("brew-chooser", "#table .chooser"),
@@ -298,6 +306,7 @@ def test_whole_match_by_clicking(browser: Any, coven_server: str, artifacts: Pat
     play_until_over(players, rng, MATCH_SECONDS, before, after)
 
     assert reloaded, "the match ended before anyone could reload"
+    assert all(decisions.values()), decisions
     # The phone's page stays under two and a half screens at every move of the whole match.
     assert phone_heights and max(phone_heights) < 2.5 * PHONE_SCREEN["height"], phone_heights
     spectator.page.wait_for_selector("[data-testid=game-over]")
