@@ -17,6 +17,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from engine import memo
+from engine.memo import same
 from engine.protocol import Action, Event, IllegalAction, Step, check_request, private
 from engine.rng import Rng
 from engine.seasons import bonus, effects_apprentice, effects_master, questions, readings, scoring
@@ -224,7 +226,7 @@ class StartRound(AutoStep):
 
 
 def _take_die(state: State, seat: int, action: Action, events: list[Event]) -> None:
-    state.dice[action["die"]]["taken_by"] = seat
+    state.dice[action["die"]] = {**state.dice[action["die"]], "taken_by": seat}
     state.seats[seat].die = action["die"]
     events.append({"type": "die_taken", "seat": seat, "die": action["die"]})
     nxt = left_of(seat, state.players)
@@ -284,10 +286,12 @@ def resolve_die(state: State, seat: int, events: list[Event]) -> None:
 
 
 def _end_turn(state: State, seat: int, action: Action, events: list[Event]) -> None:
-    for player in state.seats:  # activated cards are ready again [SOURCE: BGA]
-        for entry in player.in_play:
-            entry.used = False
-            entry.fresh = False
+    # activated cards are ready again [SOURCE: BGA] (a seat with none is not copied)
+    for s, player in enumerate(state.seats_to_read()):
+        if any(entry.used or entry.fresh for entry in player.in_play):
+            for entry in state.seats[s].in_play:
+                entry.used = False
+                entry.fresh = False
     events.append({"type": "turn_ended", "seat": seat})
     state.turns_taken += 1
     state.turn = None
@@ -430,9 +434,12 @@ def finish(state: State, events: list[Event]) -> None:
 
 def _overflow(state: State) -> bool:
     """Push an overflow discard for the first seat over its reserve limit, if any."""
+    seats = state.seats_to_read()  # reading every seat must not copy them all
+    if all(reserve_size(p) <= readings.RESERVE_LIMIT for p in seats):
+        return False
     start = state.turn.seat if state.turn else state.first_player
     for seat in in_turn_order(state, start):
-        size = reserve_size(state.seats[seat])
+        size = reserve_size(seats[seat])
         if size <= readings.RESERVE_LIMIT:  # no card lowers the limit below 7
             continue
         if size > reserve_limit(state, seat) and not any(
@@ -662,6 +669,10 @@ ANSWER_TYPES = frozenset(
 
 
 def to_move(state: State) -> frozenset[int]:
+    return memo.to_move(state, _to_move)
+
+
+def _to_move(state: State) -> frozenset[int]:
     if state.phase == "over":
         return frozenset()
     if state.stack:
@@ -678,6 +689,10 @@ def to_move(state: State) -> frozenset[int]:
 
 
 def legal_actions(state: State, seat: int) -> list[Action]:
+    return memo.legal_actions(state, seat, _legal_actions)
+
+
+def _legal_actions(state: State, seat: int) -> list[Action]:
     if seat not in to_move(state):
         return []
     found = top_question(state)
@@ -730,25 +745,50 @@ def _plain(value: object) -> bool:
     return True
 
 
-def same(a: object, b: object) -> bool:
-    """``a == b`` with the types equal too: Python takes ``True == 1`` and ``3.0 == 3``, a legal
-    action does not (a ``card: true`` must not summon card 1)."""
-    if type(a) is not type(b):
-        return False
-    if isinstance(a, dict):
-        assert isinstance(b, dict)
-        return a.keys() == b.keys() and all(same(a[k], b[k]) for k in a)
-    if isinstance(a, list):
-        assert isinstance(b, list)
-        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b, strict=True))
-    return a == b
-
-
 def offered(action: Action, options: list[Action]) -> bool:
     return any(same(action, o) for o in options)
 
 
 def apply(state: State, seat: int, action: Action) -> Step:
+    # One of the legal actions worked out for this state (engine.memo): none of the checks
+    # below can refuse it, so they are skipped.
+    listed = memo.listed(state, seat, action)
+    if not listed:
+        _check(state, seat, action)
+    new = state.copy()
+    new.tick += 1
+    events: list[Event] = []
+    found = top_question(state)
+    if found is not None:
+        q, t = found
+        if not listed and not offered(action, q.options(state, t)):
+            if action["type"] not in ANSWER_TYPES:
+                raise IllegalAction("answer_first", f"answer the pending {t['kind']} first")
+            raise IllegalAction("not_offered", f"{action} is not an answer to {t['kind']}")
+        answered = new.stack.pop()
+        q.answer(new, answered, action, events)
+    else:
+        kind = action["type"]
+        entry = ACTIONS.get(state.phase, {}).get(kind)
+        if entry is None and kind in ANSWER_TYPES:
+            raise IllegalAction("no_question", f"nothing asks you for {kind!r} now")
+        if entry is None:
+            raise IllegalAction(
+                "wrong_phase", f"{kind!r} cannot be played in the {state.phase} phase"
+            )
+        check, handler = entry
+        if not listed and not offered(action, check(state, seat, action)):
+            raise IllegalAction("not_offered", f"{action} is not one of your legal actions")
+        handler(new, seat, action, events)
+    waiting = settle(new, events)
+    new.done()
+    if waiting is not None:  # the question's options are its seat's legal actions
+        memo.remember(new, new.stack[-1]["seat"], waiting)
+    return Step(new, events)
+
+
+def _check(state: State, seat: int, action: Action) -> None:
+    """The checks before any rule, for an action that is not a listed legal action."""
     if not _plain(action):  # first: nothing below may meet a float or recurse through a deep value
         raise IllegalAction(
             "bad_action", "action fields are whole numbers, strings, short lists or objects"
@@ -760,32 +800,6 @@ def apply(state: State, seat: int, action: Action) -> Step:
         raise IllegalAction("unknown_action", f"no action called {kind!r}")
     if seat not in to_move(state):
         raise IllegalAction("not_your_turn", "you owe no decision now")
-    new = state.copy()
-    new.tick += 1
-    events: list[Event] = []
-    found = top_question(state)
-    if found is not None:
-        q, t = found
-        if not offered(action, q.options(state, t)):
-            if kind not in ANSWER_TYPES:
-                raise IllegalAction("answer_first", f"answer the pending {t['kind']} first")
-            raise IllegalAction("not_offered", f"{action} is not an answer to {t['kind']}")
-        answered = new.stack.pop()
-        q.answer(new, answered, action, events)
-    else:
-        entry = ACTIONS.get(state.phase, {}).get(kind)
-        if entry is None and kind in ANSWER_TYPES:
-            raise IllegalAction("no_question", f"nothing asks you for {kind!r} now")
-        if entry is None:
-            raise IllegalAction(
-                "wrong_phase", f"{kind!r} cannot be played in the {state.phase} phase"
-            )
-        check, handler = entry
-        if not offered(action, check(state, seat, action)):
-            raise IllegalAction("not_offered", f"{action} is not one of your legal actions")
-        handler(new, seat, action, events)
-    settle(new, events)
-    return Step(new, events)
 
 
 __all__ = ["TASKS", "Question", "apply", "legal_actions", "move_marker", "setup", "stage",

@@ -48,6 +48,7 @@ A rules expert can write a position by hand: ``dump`` gives the JSON below, ``lo
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -175,6 +176,44 @@ class Player:
         )
 
 
+class SeatsInWork(list[Player]):
+    """The seats of a state that ``apply`` is building: they start as the previous state's own
+    players, and each is copied the first time it is read (indexed or iterated), so a rule can
+    only ever change a copy. Seats never read are shared with the previous state: a state once
+    returned never changes, so sharing them is safe. ``State.done`` turns this back into a plain
+    list when the state is finished."""
+
+    __slots__ = ("_own",)
+
+    def __init__(self, shared: list[Player]) -> None:
+        super().__init__(shared)
+        self._own = [False] * len(shared)
+
+    def __getitem__(self, i):  # type: ignore[no-untyped-def]  # list's overloads: int and slice
+        if isinstance(i, slice):
+            return [self[k] for k in range(*i.indices(len(self)))]
+        own = self._own
+        if own[i]:
+            return list.__getitem__(self, i)
+        player: Player = list.__getitem__(self, i).copy()
+        list.__setitem__(self, i, player)
+        own[i] = True
+        return player
+
+    def __setitem__(self, i, value):  # type: ignore[no-untyped-def]
+        if isinstance(i, slice):
+            raise TypeError("replace seats one at a time")
+        list.__setitem__(self, i, value)
+        self._own[i] = True
+
+    def __iter__(self) -> Iterator[Player]:
+        for k in range(len(self)):
+            yield self[k]
+
+    def done(self) -> list[Player]:
+        return list.copy(self)
+
+
 @dataclass(slots=True)
 class Turn:
     seat: int
@@ -233,8 +272,12 @@ class State:
     seats: list[Player]
     # engine.undo's journal, set and dumped by the adapter; never part of a view.
     undo: Any = None
+    # engine.memo: to_move and legal actions, worked out once; never copied, dumped or compared.
+    memo: dict[Any, Any] | None = field(default=None, compare=False, repr=False)
 
     def copy(self) -> State:
+        """A copy for ``apply`` to change: every seat is copied when first read (``SeatsInWork``);
+        call ``done`` when finished."""
         return State(
             self.players,
             self.options,  # never changed after setup
@@ -245,7 +288,7 @@ class State:
             self.first_player,
             self.dice_in_use,  # never changed after setup
             self.round_season,
-            [dict(d) for d in self.dice],
+            self.dice[:],  # a die is replaced, never changed in place
             self.chooser,
             self.turn.copy() if self.turn else None,
             self.turns_taken,
@@ -257,8 +300,18 @@ class State:
             self.tick,
             self.draft_round,
             self.result,
-            [p.copy() for p in self.seats],
+            SeatsInWork(self.seats),
         )
+
+    def done(self) -> None:
+        """The end of ``apply``'s work on this copy: its seats become a plain list again."""
+        if isinstance(self.seats, SeatsInWork):
+            self.seats = self.seats.done()
+
+    def seats_to_read(self) -> list[Player]:
+        """The seats, to read only: during ``apply`` this copies none of them."""
+        seats = self.seats
+        return list.copy(seats) if isinstance(seats, SeatsInWork) else seats
 
     def dump(self) -> dict[str, Any]:
         return {

@@ -78,7 +78,14 @@ def summon_options(
     printed = CARD[card].cost(state.players, state.edition)
     if printed.crystals + owed > player.crystals:
         return []
-    choices = effect_of(card).cost_choices(state, seat) or [({}, list(printed.energy))]
+    choices = effect_of(card).cost_choices(state, seat)
+    if not choices and not cuts and not any(pool):  # the usual case: one way, or none
+        have = player.energy
+        need = printed.energy
+        if need[0] <= have[0] and need[1] <= have[1] and need[2] <= have[2] and need[3] <= have[3]:
+            return [{"type": "summon", "card": card}]
+        return []
+    choices = choices or [({}, list(printed.energy))]
     out: list[Action] = []
     for extra, energy in choices:
         for need, reduce in _reduced(list(energy), cuts):

@@ -97,14 +97,15 @@ def top_question(state: State) -> tuple[Question, Task] | None:
 overflow_check: list[Callable[[State], bool]] = []
 
 
-def settle(state: State, events: list[Event]) -> None:
-    """Run automatic steps and drop moot questions until a seat owes an answer or all is done."""
+def settle(state: State, events: list[Event]) -> list[Action] | None:
+    """Run automatic steps and drop moot questions until a seat owes an answer or all is done.
+    Returns the options of the question left waiting (its seat's legal actions), if any."""
     while state.phase != "over":
         if not state.stack or isinstance(TASKS[state.stack[-1]["kind"]], AutoStep):
             if any(check(state) for check in overflow_check):
                 continue
             if not state.stack:
-                return
+                return None
             t = state.stack.pop()
             step = TASKS[t["kind"]]
             assert isinstance(step, AutoStep)
@@ -113,7 +114,9 @@ def settle(state: State, events: list[Event]) -> None:
         t = state.stack[-1]
         q = TASKS[t["kind"]]
         assert isinstance(q, Question)
-        if q.options(state, t):
-            return
+        options = q.options(state, t)
+        if options:
+            return options
         state.stack.pop()
         q.moot(state, t, events)
+    return None

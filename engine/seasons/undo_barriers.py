@@ -29,6 +29,9 @@ def barrier(before: State, after: State, seat: int, action: Action, events: list
         or any(e.get("type") in REVEALING_EVENTS for e in events)
         or (
             before.phase not in SECRET_PHASES
-            and any(b.hand != a.hand for b, a in zip(before.seats, after.seats, strict=True))
+            and any(
+                b is not a and b.hand != a.hand  # a seat apply never read is shared
+                for b, a in zip(before.seats, after.seats, strict=True)
+            )
         )
     )
