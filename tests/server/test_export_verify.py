@@ -9,6 +9,7 @@ from __future__ import annotations
 import copy
 import json
 import random
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -21,6 +22,7 @@ from app.errors import CovenError
 from app.fairness.export import replay_log
 from app.fairness.verify import Unreadable, parse, read, verify
 from app.replay import replay
+from app.settings import Settings
 from tests.support.client import Client, open_room
 from tests.support.server import ThreadServer
 from tests.support.table import play_to_end
@@ -220,3 +222,31 @@ def test_unreadable_documents_say_why() -> None:
         read(b"\xff\xfe")
     with pytest.raises(Unreadable, match="unknown format_version None"):
         parse({"format": "coven-match"})
+
+
+async def test_a_match_played_under_other_rules_says_it_cannot_replay(
+    sqlite: Settings, sqlite_server: ThreadServer
+) -> None:
+    """A match that recorded a rules version this server lacks: its replay and its export say
+    so (rules_version_unavailable), never a half replay."""
+    code, players = await open_room(sqlite_server.url, GAME, ["Agnes", "Brigid"])
+    spectator = Client(sqlite_server.url)
+    try:
+        for client in [*players, spectator]:
+            await client.connect(code)
+        assert (await players[0].http.post(f"/api/rooms/{code}/start")).status_code == 200
+        await play_to_end(players, spectator, random.Random(4))
+    finally:
+        for client in [*players, spectator]:
+            await client.close()
+    path = sqlite.database_url.split("///", 1)[1]
+    with sqlite3.connect(path) as db:
+        recorded = db.execute("SELECT rules_version FROM matches").fetchall()
+        assert recorded == [("1",)]
+        db.execute("UPDATE matches SET rules_version = '0'")
+    async with httpx.AsyncClient(base_url=sqlite_server.url, timeout=60) as http:
+        for what in ("replay", "export"):
+            refused = await http.get(f"/api/rooms/{code}/{what}")
+            assert refused.status_code == 409, refused.text
+            assert refused.json()["error"]["code"] == "rules_version_unavailable"
+            assert "version 0" in refused.json()["error"]["message"]

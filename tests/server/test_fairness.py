@@ -58,8 +58,9 @@ async def seated(url: str, mine: list[str | None]) -> tuple[str, list[Client], d
 
 
 async def test_the_commitment_comes_first_and_the_seed_follows_from_it(
-    sqlite_server: ThreadServer,
+    server: ThreadServer,
 ) -> None:
+    sqlite_server = server  # (both backends: SQLite and PostgreSQL)
     own = secrets.token_hex(16)
     code, players, created = await seated(sqlite_server.url, [own, None, secrets.token_hex(16)])
     proof = created["room"]["fairness"]
