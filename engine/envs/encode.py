@@ -20,6 +20,7 @@ cell (hashing's usual trade: a fixed size for every game without a hand-written 
 from __future__ import annotations
 
 import zlib
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -31,6 +32,7 @@ SEAT_FIELDS = frozenset(
 )
 
 
+@lru_cache(maxsize=1 << 16)  # a game's paths and tokens repeat from view to view
 def _cell(text: str) -> int:
     return zlib.crc32(text.encode()) % SIZE
 

@@ -84,6 +84,8 @@ class CovenEnv(AECEnv):  # type: ignore[misc]
         )
         self._action_space = spaces.Discrete(len(self.space))
         self.match_state: Any = None
+        self._cached_state: Any = None
+        self._cache: dict[str, tuple[Seen, dict[int, Action]]] = {}
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self._observation_space
@@ -98,28 +100,33 @@ class CovenEnv(AECEnv):  # type: ignore[misc]
 
     def seen(self, agent: str) -> Seen:
         """What ``agent``'s seat is shown now (what the built-in bots decide from)."""
-        seat = self.seat_of(agent)
-        state = self.match_state
-        return Seen(
-            seat,
-            self.game.view(state, seat),
-            self.game.legal_actions(state, seat),
-            self.game.to_move(state),
-        )
+        return self._shown(agent)[0]
 
-    def _legal(self, seen: Seen) -> dict[int, Action]:
-        return self.space.legal(seen.view, seen.seat, seen.legal)
+    def _shown(self, agent: str) -> tuple[Seen, dict[int, Action]]:
+        """The seat's ``Seen`` and its legal actions by index, computed once per state."""
+        state = self.match_state
+        if self._cached_state is not state:
+            self._cached_state, self._cache = state, {}
+        if agent not in self._cache:
+            seat = self.seat_of(agent)
+            seen = Seen(
+                seat,
+                self.game.view(state, seat),
+                self.game.legal_actions(state, seat),
+                self.game.to_move(state),
+            )
+            self._cache[agent] = (seen, self.space.legal(seen.view, seat, seen.legal))
+        return self._cache[agent]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        seen = self.seen(agent)
+        seen, legal = self._shown(agent)
         return {
             "observation": encode(seen.view, seen.seat, self.players),
-            "action_mask": mask(len(self.space), sorted(self._legal(seen))),
+            "action_mask": mask(len(self.space), sorted(legal)),
         }
 
     def _info(self, agent: str) -> dict[str, Any]:
-        seen = self.seen(agent)
-        legal = self._legal(seen)
+        seen, legal = self._shown(agent)
         return {
             "game": self.game.id,
             "seat": seen.seat,
@@ -160,8 +167,7 @@ class CovenEnv(AECEnv):  # type: ignore[misc]
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        seen = self.seen(agent)
-        legal = self._legal(seen)
+        seen, legal = self._shown(agent)
         if action is None or int(action) not in legal:
             raise ValueError(
                 f"{agent} cannot play action {action!r} now: choose an index where "

@@ -246,3 +246,24 @@ def test_the_server_and_the_engine_never_import_the_env_libraries() -> None:
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
     assert run.returncode == 0, run.stderr
     assert run.stdout.strip() == "[]"
+
+
+def test_the_example_agent_learns_values_and_runs_small(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from engine.envs.example_tabular import Values, main
+
+    values = Values()
+    values.credit([4, 7], 1.0)
+    values.credit([7], -1.0)
+    values.credit([9], -0.5)
+    assert values.q(4) == 1.0 and values.q(7) == 0.0 and values.q(12) == 0.0
+    policy = values.greedy_policy()
+    observation: dict[str, Any] = {}
+    assert policy(observation, {"legal_index": [7, 9, 4]}) == 4
+    assert policy(observation, {"legal_index": [9, 12, 7]}) == 7  # ties: the lower index
+    report = main(["whirling-witchcraft", "--players", "2", "--train", "3", "--eval", "3"])
+    printed = json.loads(capsys.readouterr().out)
+    assert printed == report
+    assert report["trained_matches"] == 3 and report["actions_valued"] > 0
+    assert 0.0 <= report["win_rate"] <= 1.0 and report["fair_share"] == 0.5
