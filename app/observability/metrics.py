@@ -78,6 +78,9 @@ class Metrics:
             buckets=THINK_BUCKETS,
             registry=r,
         )
+        # The move path's series, looked up once (``labels`` takes a lock and hashes its keys).
+        self.stages = {stage: self.move_seconds.labels(stage) for stage in STAGES}
+        self.games: dict[str, Any] = {}
         self.store_errors = Counter("coven_store_errors", "Database failures", registry=r)
         self.bus_errors = Counter("coven_bus_errors", "Redis bus failures", ["op"], registry=r)
 
@@ -102,12 +105,15 @@ def enabled() -> bool:
 
 def move_committed(game: str) -> None:
     if _metrics is not None:
-        _metrics.moves.labels(game).inc()
+        series = _metrics.games.get(game)
+        if series is None:
+            series = _metrics.games[game] = _metrics.moves.labels(game)
+        series.inc()
 
 
 def move_stage(stage: str, seconds: float) -> None:
     if _metrics is not None:
-        _metrics.move_seconds.labels(stage).observe(seconds)
+        _metrics.stages[stage].observe(seconds)
 
 
 def refused(code: str) -> None:
