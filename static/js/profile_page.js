@@ -81,7 +81,7 @@ function drawSignedOut() {
 }
 
 function drawName(profile) {
-  const input = h("input", { id: "profile-name", maxlength: 40, autocomplete: "nickname", value: state.typed ?? profile.name, "data-testid": "profile-name", oninput: (e) => { state.typed = e.target.value; } });
+  const input = h("input", { id: "profile-name", "aria-label": t("profile.name"), maxlength: 40, autocomplete: "nickname", value: state.typed ?? profile.name, "data-testid": "profile-name", oninput: (e) => { state.typed = e.target.value; } });
   return section(
     t("profile.name"),
     h(

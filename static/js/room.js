@@ -291,6 +291,9 @@ function renderWaiting() {
   if (!room) return;
   const host = seatInfo(0);
   document.getElementById("room-title").textContent = host ? `${gameTitle()} · ${t("room.table_of", { name: host.former ? t("history.former") : host.name })}` : gameTitle();
+  const heading = document.getElementById("table-title");
+  heading.textContent = document.getElementById("room-title").textContent;
+  heading.hidden = !waiting.hidden;
   document.getElementById("waiting-title").textContent = started ? t("room.loading_table") : t("room.waiting");
   const taken = page.seats.length;
   document.getElementById("room-status").textContent = started

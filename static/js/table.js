@@ -50,9 +50,9 @@ export function otherBoards(count, me, board) {
 }
 
 /** The panel of this seat's moves (`data-testid="moves"`, class `my-turn` while `legal` holds
- * any), read out as it changes. */
+ * any); what happens is read out by the table's live region (`liveRegion`). */
 export function moveArea(legal, body) {
-  return h("section", { class: `moves ${legal.length ? "my-turn" : ""}`, "data-testid": "moves", "aria-live": "polite" }, body);
+  return h("section", { class: `moves ${legal.length ? "my-turn" : ""}`, "data-testid": "moves" }, body);
 }
 
 /** The viewer's hand (`data-testid="hand"`, read out as `label`): `heading`, then her `cards`
@@ -62,8 +62,44 @@ export function handArea({ label, heading, cards, empty, sideways = false }) {
     "section",
     { class: "hand", "data-testid": "hand", "aria-label": label },
     h("h3", {}, heading),
-    h("div", { class: sideways ? "hand-cards phone-row" : "hand-cards" }, cards.length ? cards : h("span", { class: "muted" }, empty)),
+    sideways ? phoneRow("hand-cards", label, cards.length ? cards : h("span", { class: "muted" }, empty)) : h("div", { class: "hand-cards" }, cards.length ? cards : h("span", { class: "muted" }, empty)),
   );
+}
+
+/** A row that grows a card at a time (`cls phone-row`), read out as `label`: it scrolls
+ * sideways on a phone, where it also takes the keyboard focus (arrows scroll what is past the
+ * edge into view). */
+export function phoneRow(cls, label, children) {
+  return h("div", { class: `${cls} phone-row`, ...scrollsOnPhone(label) }, children);
+}
+
+/** The attributes of a group that scrolls on a phone, read out as `label`: there it takes the
+ * keyboard focus (a keyboard reaches what is past its edge). */
+export function scrollsOnPhone(label) {
+  const narrow = window.matchMedia(NARROW).matches;
+  return { role: "group", "aria-label": label, tabindex: narrow ? "0" : null, "data-scroll-focus": narrow ? "1" : null };
+}
+
+// -- the live region -----------------------------------------------------------------------------
+/**
+ * The table's one live region (`data-testid="table-live"`): polite, visually hidden, beside the
+ * table `root` (which every redraw empties). `say(version, lines)` announces a new message's
+ * events in words (the log's lines); the last few stay, so each announcement changes its text.
+ */
+export function liveRegion(root) {
+  const parent = root.parentElement;
+  let region = parent ? parent.querySelector(":scope > [data-testid=table-live]") : null;
+  if (!region) {
+    region = h("div", { class: "sr-only table-live", role: "log", "aria-live": "polite", "aria-relevant": "additions text", "data-testid": "table-live" });
+    root.after(region);
+  }
+  return {
+    say(version, lines) {
+      if (!lines.length) return;
+      region.append(h("p", { "data-version": String(version) }, lines.join(" ")));
+      while (region.childElementCount > 5) region.firstElementChild.remove();
+    },
+  };
 }
 
 // -- tokens --------------------------------------------------------------------------------------

@@ -6,7 +6,7 @@
 // (static/js/games/{id}.js), built from the pieces in table.js.
 
 import { clear } from "./dom.js";
-import { attachDetail, createMoves, keepFocus } from "./table.js";
+import { attachDetail, createMoves, keepFocus, liveRegion } from "./table.js";
 import { placeUndo, undoLine } from "./undo.js";
 
 /** A game's static card data (`GET /api/games/{id}/catalog`). */
@@ -41,6 +41,9 @@ export function tableRenderer(ctx, { selector, draw, drawn = null, stage, onStag
   const moves = createMoves(ctx, selector, rerender, { before: beforeMove });
   // A card's whole text on hover or focus, pinned by a tap (a phone has no hover).
   const details = attachDetail(ctx.root, detail.describe, detail.closeLabel);
+  // Every move and event in words, for a screen reader: the table log's lines of each message.
+  const live = liveRegion(ctx.root);
+  const tell = (event) => undoLine(ctx, event) || describe(event);
 
   function show(message, isNew) {
     keepFocus(ctx.root, () => {
@@ -94,6 +97,7 @@ export function tableRenderer(ctx, { selector, draw, drawn = null, stage, onStag
             if (onStage) onStage();
           }
           if (onMessage) onMessage(message, previous);
+          if (!message.quiet) live.say(message.version, (message.events || []).map(tell).filter(Boolean));
         }
         show(message, isNew);
       },
@@ -101,7 +105,7 @@ export function tableRenderer(ctx, { selector, draw, drawn = null, stage, onStag
         moves.reset();
         rerender();
       },
-      describe: (event) => undoLine(ctx, event) || describe(event),
+      describe: tell,
     },
   };
 }

@@ -4,7 +4,7 @@
 
 import { h } from "../dom.js";
 import { has, tn } from "../i18n.js";
-import { card, chip, countsInWords, endScreen, handArea, icon, moveArea, oneOf, otherBoards, playerBoard, tableRoot, token, tokens, total as sum, winnerHeadline, yourChoice } from "../table.js";
+import { card, chip, countsInWords, endScreen, handArea, icon, moveArea, oneOf, otherBoards, phoneRow, playerBoard, tableRoot, token, tokens, total as sum, winnerHeadline, yourChoice } from "../table.js";
 import { loadCatalog, tableRenderer } from "../table_renderer.js";
 
 const INGREDIENTS = ["heart", "mandrake", "mushroom", "spider", "toad"];
@@ -308,7 +308,7 @@ export async function createRenderer(ctx) {
       if (canUse) card.append(useButton(entry.card, `use-${entry.card}`, "btn small use", t("ww.use")));
       return card;
     });
-    return h("div", { class: "tableau phone-row", "aria-label": t("ww.tableau") }, items.length ? items : h("span", { class: "muted small" }, t("ww.no_recipes")));
+    return phoneRow("tableau", t("ww.tableau"), items.length ? items : h("span", { class: "muted small" }, t("ww.no_recipes")));
   }
 
   function board(player, view, { mine, usable, fresh }) {
@@ -703,9 +703,10 @@ export async function createRenderer(ctx) {
     if (!ui.passes.length) return null;
     return h(
       "section",
-      { class: "pass-summary small", "data-testid": "pass-summary", "aria-live": "polite" },
+      { class: "pass-summary small", "data-testid": "pass-summary" },
       h("strong", {}, t("ww.last_passes")),
-      h("ul", {}, ui.passes.map((pass) => h("li", { "data-from": pass.from, "data-to": pass.to }, describeEvent(pass)))),
+      // (it scrolls on a phone: it takes the keyboard focus)
+      h("ul", { tabindex: "0", "aria-label": t("ww.last_passes") }, ui.passes.map((pass) => h("li", { "data-from": pass.from, "data-to": pass.to }, describeEvent(pass)))),
     );
   }
 

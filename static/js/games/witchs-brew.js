@@ -6,7 +6,7 @@
 
 import { h } from "../dom.js";
 import { tn } from "../i18n.js";
-import { card, cardBacks, chip, countsInWords, endScreen, handArea, icon, moveArea, otherBoards, playerBoard, seatsAround, tableRoot, token, tokenPile, tokens, useStylesheet, winnerHeadline, yourChoice } from "../table.js";
+import { card, cardBacks, chip, countsInWords, endScreen, handArea, icon, moveArea, otherBoards, phoneRow, playerBoard, scrollsOnPhone, seatsAround, tableRoot, token, tokenPile, tokens, useStylesheet, winnerHeadline, yourChoice } from "../table.js";
 import { loadCatalog, tableRenderer } from "../table_renderer.js";
 
 const DROPS = ["red", "white", "green"];
@@ -247,7 +247,7 @@ export async function createRenderer(ctx) {
     if (view.phase === "shelf") after = t("wb.shelf_due", { name: name(cur.claimant), stack: stackName(cur.role === "cutpurse" ? "gold_shelf" : "ingredient_shelf") });
     return h(
       "section",
-      { class: "claim", "data-testid": "claim", "data-role": cur.role, "data-claimant": String(cur.claimant), "aria-live": "polite" },
+      { class: "claim", "data-testid": "claim", "data-role": cur.role, "data-claimant": String(cur.claimant) },
       h("div", { class: "zone-label" }, t("wb.this_round", { round: view.round })),
       takeover ? h("p", { class: "takeover", "data-testid": "takeover" }, takeoverWords(takeover.seat, before)) : null,
       h(
@@ -330,11 +330,7 @@ export async function createRenderer(ctx) {
         p.played.length ? h("span", { class: "played" }, h("span", { class: "zone-label" }, t("wb.played")), p.played.map((r) => roleChip(r, "played-chip"))) : null,
         Array.isArray(p.set_aside) && view.phase !== "choose" ? h("span", { class: "played set-aside" }, h("span", { class: "zone-label" }, t("wb.set_aside")), p.set_aside.map((r) => roleChip(r, "aside-chip"))) : null,
       ),
-      h(
-        "div",
-        { class: "potions phone-row", "aria-label": t("wb.potions") },
-        p.potions.length ? p.potions.map((c) => potionCard(c, { extra: "mini" })) : h("span", { class: "muted small" }, t("wb.no_potions")),
-      ),
+      phoneRow("potions", t("wb.potions"), p.potions.length ? p.potions.map((c) => potionCard(c, { extra: "mini" })) : h("span", { class: "muted small" }, t("wb.no_potions"))),
     ];
     const active = message.to_move.includes(seat) && view.phase !== "choose";
     return playerBoard(ctx, seat, { mine, active, chips, body, extra: "wb-board", collapsible: true });
@@ -391,7 +387,7 @@ export async function createRenderer(ctx) {
         confirm ? moves.button(t("wb.choose.confirm"), confirm, { cls: "btn primary", key: "confirm" }) : null,
       ),
       // Her five roles stay in sight while the others still choose.
-      done ? yourChoice({ title: t("wb.your_choice"), items: kept.map((id) => roleCard(id, { texts: false, extra: "mini" })), note: t("wb.your_choice_note") }) : h("div", { class: "role-grid" }, cards),
+      done ? yourChoice({ title: t("wb.your_choice"), items: kept.map((id) => roleCard(id, { texts: false, extra: "mini" })), note: t("wb.your_choice_note") }) : h("div", { class: "role-grid", ...scrollsOnPhone(t("wb.choose.title", { set: view.set })) }, cards),
     );
   }
 
