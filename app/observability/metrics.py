@@ -180,9 +180,13 @@ def watch_store(engine: Any) -> None:
     if _metrics is None:
         return
     from sqlalchemy import event
+    from sqlalchemy.exc import IntegrityError
 
-    def failed(_: Any) -> None:
-        store_error()
+    def failed(context: Any) -> None:
+        # A constraint that refuses a row is the store working (a seat taken meanwhile, a
+        # duplicate ignored): callers expect it. Anything else is a failure.
+        if not isinstance(context.sqlalchemy_exception, IntegrityError):
+            store_error()
 
     event.listen(engine.sync_engine, "handle_error", failed)
 

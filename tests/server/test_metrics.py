@@ -7,6 +7,8 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+import sqlite3
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -200,3 +202,21 @@ def test_the_dashboard_charts_what_coven_exports(guarded: ThreadServer) -> None:
         if family.name.startswith("coven_")
     }
     assert asked == exported
+
+
+def test_database_and_bus_failures_are_counted(tmp_path: Path) -> None:
+    """Redis unreachable (a port nobody listens on): the bus's failed reads count; a table
+    gone from under the server: the failed query counts (and the client gets 503)."""
+    settings: Settings = sqlite_settings(tmp_path, metrics=True, redis_url="redis://127.0.0.1:1/0")
+    with ThreadServer(settings) as server:
+        deadline = time.monotonic() + 20
+        while total(samples(scrape(server.url, None).text), "coven_bus_errors_total") < 1:
+            assert time.monotonic() < deadline, "no bus error counted"
+            time.sleep(0.2)
+        before = total(samples(scrape(server.url, None).text), "coven_store_errors_total")
+        with sqlite3.connect(tmp_path / "coven.db") as db:
+            db.execute("ALTER TABLE rooms RENAME TO rooms_away")
+        failed = httpx.get(f"{server.url}/api/rooms/AbCdEfGh1234/log", timeout=10)
+        assert failed.status_code == 503
+        after = total(samples(scrape(server.url, None).text), "coven_store_errors_total")
+        assert after - before >= 1
