@@ -72,6 +72,8 @@ def coven_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         "COVEN_DATABASE_URL": f"sqlite+aiosqlite:///{db}",
         "COVEN_BOT_DELAY": "0.05",
         "COVEN_SWEEP_SECONDS": "1",
+        # No balancer to wait for at the end: stop without the drain's pause (app/drain.py).
+        "COVEN_DRAIN_SECONDS": "0",
     }
     log = (tmp_path_factory.getbasetemp() / "coven-serve.log").open("wb")
     process = subprocess.Popen(
