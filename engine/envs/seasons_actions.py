@@ -15,7 +15,7 @@ from itertools import product
 from typing import Any
 
 from engine.protocol import Action
-from engine.seasons import readings
+from engine.seasons import effects_apprentice, effects_master, readings
 from engine.seasons.bonus import BONUSES
 from engine.seasons.cards import CARD, ENERGIES
 from engine.seasons.effects import Effect, effect_of
@@ -28,6 +28,8 @@ MOST_REDUCTIONS = 3  # Hand of Fortune reductions at once (the deck holds fewer 
 MOST_TOKENS = readings.GRIMOIRE_RESERVE_LIMIT  # a reserve never holds more
 MOST_PAID = 4  # the most tokens of one energy an activation asks for
 SLOT_FIELDS = ("slot", "sacrifice")
+# the cards' effects register themselves on import; the enumeration reads them (cost choices)
+EFFECT_MODULES = (effects_apprentice, effects_master)
 
 
 def _amulets(most: list[int]) -> list[dict[str, int]]:

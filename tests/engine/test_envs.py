@@ -49,6 +49,10 @@ def random_step(env: CovenEnv, rng: random.Random) -> None:
     env.step(legal[rng.randrange(len(legal))])
 
 
+# Both warnings are PettingZoo's for every masked environment (its own classic games raise them):
+# the observation is the standard {"observation", "action_mask"} dict, not a bare array.
+@pytest.mark.filterwarnings("ignore:Observation space for each agent probably should be")
+@pytest.mark.filterwarnings("ignore:Observation is not a NumPy array")
 @pytest.mark.parametrize(("game_id", "players"), COUNTS)
 def test_pettingzoo_api_and_seed_tests_pass(game_id: str, players: int) -> None:
     api_test(make(game_id, players, seed=players, render_mode="ansi"), num_cycles=25)
@@ -267,3 +271,21 @@ def test_the_example_agent_learns_values_and_runs_small(
     assert printed == report
     assert report["trained_matches"] == 3 and report["actions_valued"] > 0
     assert 0.0 <= report["win_rate"] <= 1.0 and report["fair_share"] == 0.5
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_an_action_space_does_not_depend_on_what_was_imported_before(game_id: str) -> None:
+    module = {
+        "whirling-witchcraft": "whirling_actions", "witchs-brew": "brew_actions",
+        "seasons": "seasons_actions",
+    }[game_id]  # fmt: skip
+    code = (
+        f"from engine.envs.{module} import actions\n"
+        "from engine.envs.actions import ActionSpace, key\n"
+        "print(key(ActionSpace(actions(3, None)).actions))"
+    )
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.strip() == json.dumps(
+        action_space(game_id, 3, None).actions, sort_keys=True, separators=(",", ":")
+    )
