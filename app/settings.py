@@ -102,6 +102,9 @@ class Settings:
     bot_processes: int | None = None
     # Thinking time of a search bot per decision (ms); None: the engine's default.
     bot_budget_ms: int | None = None
+    # Every bot answer takes its level's fixed time, whatever its seat knows (app/rooms/pacing.py);
+    # False (COVEN_BOT_PACE=0): answer as soon as decided, which lets the clock tell secrets.
+    bot_pace: bool = True
     # How often each worker looks for matches whose bot or turn clock owes a move
     # (covers a worker that died between its commit and its bot's move).
     sweep_seconds: float = 2.0
@@ -195,6 +198,7 @@ class Settings:
             bot_delay=_float("COVEN_BOT_DELAY", base.bot_delay),
             bot_processes=_int_or_none("COVEN_BOT_PROCESSES"),
             bot_budget_ms=_int_or_none("COVEN_BOT_BUDGET_MS"),
+            bot_pace=os.environ.get("COVEN_BOT_PACE", "1") != "0",
             sweep_seconds=_float("COVEN_SWEEP_SECONDS", base.sweep_seconds),
             results_sweep_seconds=_float("COVEN_RESULTS_SWEEP_SECONDS", base.results_sweep_seconds),
             max_frame_bytes=_int("COVEN_MAX_FRAME_BYTES", base.max_frame_bytes),

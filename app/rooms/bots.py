@@ -17,6 +17,12 @@ A bot decides from its seat's ``Seen`` only (``engine.bots.seen``); search level
 process pool (``app.rooms.thinking``). A refused choice is never retried at the same version:
 the runner tries one ``random`` choice instead, and if that is refused too it leaves the seat
 alone until the match moves (no loop, however the refusal came about).
+
+A bot's answer time says nothing of its seat (``app.rooms.pacing``): from the moment the runner
+first sees the version at which the bots owe, each decides (searches cut by a deadline), then
+all wait until the slowest due level's answer moment and commit in seat order — forced answers
+and ``random`` too. Only then is the table looked at again: if it moved meanwhile (a player
+took her seat back, another worker committed) the decisions are dropped and made afresh.
 """
 
 from __future__ import annotations
@@ -28,8 +34,10 @@ import time
 from dataclasses import dataclass, field
 
 from app.errors import CovenError
+from app.rooms import pacing
 from app.rooms.keys import room_channel
 from app.rooms.moves import bot_client_id, bot_seed
+from app.rooms.pacing import Overruns, Pace
 from app.rooms.service import RoomService
 from app.rooms.tables import Table
 from app.rooms.thinking import Thinkers, default_processes
@@ -75,6 +83,11 @@ class BotRunner:
         self.service = service
         self.tables = service.tables
         self.delay = settings.bot_delay
+        self.pace = Pace(settings.bot_delay, settings.bot_budget_ms, settings.bot_pace)
+        self.overruns = Overruns()
+        # Per room: the match version its bots owe decisions at, and when the runner first
+        # saw it (``pacing.now``): the start of every due bot's answer time.
+        self._owed: dict[str, tuple[int, float]] = {}
         self.sweep_seconds = settings.sweep_seconds
         self._tasks: dict[str, asyncio.Task[None]] = {}
         self._wake: dict[str, asyncio.Event] = {}
@@ -203,6 +216,7 @@ class BotRunner:
             if self._tasks.get(code) is asyncio.current_task():
                 del self._tasks[code]
                 self._wake.pop(code, None)
+                self._owed.pop(code, None)
 
     async def _play_once(self, code: str) -> float | None:
         """Play what is owed now; return how long to wait before looking again (``None``:
@@ -252,14 +266,26 @@ class BotRunner:
                     # its sub-actions while she goes on owing it); the seat stays hers.
                     due.append((seat, CLOCK_LEVEL))
         if due:
-            if self.delay > 0:
-                await asyncio.sleep(self.delay)
-                if self.tables.cached(code) is not table:
-                    # The room or the match changed while the bot waited (the player took
-                    # her seat back, another worker moved): decide again from what is now.
-                    return 0
-            for seat, level in due:
-                await self._play(code, table, seat, level)
+            if not self.pace.padded:
+                return await self._play_unpaced(code, table, due)
+            owed = self._owed.get(code)
+            if owed is None or owed[0] != table.version:
+                owed = self._owed[code] = (table.version, pacing.now())
+            started = owed[1]
+            answer_at = self.pace.answer_at(started, [level for _, level in due])
+            actions = await asyncio.gather(
+                *(self._think(code, table, seat, level, started) for seat, level in due)
+            )
+            late_by = pacing.now() - answer_at
+            if late_by < 0:
+                await asyncio.sleep(-late_by)
+            if self.tables.cached(code) is not table:
+                # The room or the match changed while the bots thought and waited (the player
+                # took her seat back, another worker moved): decide again from what is now.
+                return 0
+            for (seat, level), action in zip(due, actions, strict=True):
+                self.overruns.record(late_by)
+                await self._play(code, table, seat, level, action)
             return 0
         if deadline is not None and deadline - now <= NEAR_SECONDS:
             return max(0.05, deadline - now)
@@ -276,9 +302,37 @@ class BotRunner:
         self.tables.forget(code)
         self._fresh.add(code)
 
-    async def _play(self, code: str, table: Table, seat: int, level: str) -> None:
-        """One decision for ``seat`` at ``table``'s version; a refusal falls back to one random
-        choice, and a second refusal parks the seat until the match moves."""
+    async def _play_unpaced(self, code: str, table: Table, due: list[tuple[int, str]]) -> float:
+        """``COVEN_BOT_PACE=0``: wait ``bot_delay``, then each bot answers as soon as it has
+        decided (its thinking time shows)."""
+        if self.delay > 0:
+            await asyncio.sleep(self.delay)
+            if self.tables.cached(code) is not table:
+                return 0
+        for seat, level in due:
+            await self._play(code, table, seat, level)
+        return 0
+
+    async def _think(
+        self, code: str, table: Table, seat: int, level: str, started: float
+    ) -> Action | None:
+        """``level``'s choice for ``seat`` at ``table``'s version, thought by the level's
+        deadline (None: it failed to decide; ``_play`` falls back to random)."""
+        view = seen(table.game, table.state, seat)
+        seed = bot_seed(table.match.seed, seat, table.version)
+        deadline = self.pace.think_until(started, level)
+        try:
+            return await self.thinkers.decide(table.game, level, seed, view, deadline)
+        except Exception:
+            log.exception("bot seat %s in %s (%s) failed to decide", seat, code, level)
+            return None
+
+    async def _play(
+        self, code: str, table: Table, seat: int, level: str, decided: Action | None = None
+    ) -> None:
+        """One decision for ``seat`` at ``table``'s version (``decided``: already made by
+        ``level``); a refusal falls back to one random choice, and a second refusal parks the
+        seat until the match moves."""
         view = seen(table.game, table.state, seat)
         seed = bot_seed(table.match.seed, seat, table.version)
         attempts = [(level, bot_client_id(seat, table.version))]
@@ -286,7 +340,11 @@ class BotRunner:
             attempts.append(("random", bot_client_id(seat, table.version) + ":random"))
         for attempt, client_id in attempts:
             try:
-                action: Action = await self.thinkers.decide(table.game, attempt, seed, view)
+                action: Action
+                if decided is not None and attempt == level:
+                    action = decided
+                else:
+                    action = await self.thinkers.decide(table.game, attempt, seed, view)
                 await self.service.moves.bot_act(code, table, seat, action, client_id)
                 return
             except CovenError as exc:

@@ -7,11 +7,15 @@ a child that forks a process running an event loop, a SQLite writer thread and a
 threads may inherit a lock held by one of them, so each child starts clean and imports only
 the engine. Children run at the lowest CPU priority (``SCHED_IDLE`` on Linux, else
 ``nice 19``), so people's moves at other tables always win the CPU. ``random`` is cheap and
-decides inline.
+decides inline. ``greedy`` decides in milliseconds but answers soon (``app.rooms.pacing``), so it
+thinks in a pool of its own (one process): it never waits in line behind another table's
+``strong`` search, which would make it late and its lateness tell.
 
 What crosses into a child is the game's id (plus where its class lives, for a game registered
 at run time such as a test game), the level, the seed and the seat's ``Seen`` — never the
-state: a bot sees what its seat sees.
+state: a bot sees what its seat sees. With it goes a deadline (``app.rooms.pacing``): the
+search budget is cut to what is left of it when the child starts, so a decision that waited for
+a free process searches less instead of answering late.
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ import importlib
 import logging
 import multiprocessing
 import os
+import time
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
@@ -29,12 +34,15 @@ from app.observability.metrics import timed_decisions
 from engine import registry
 from engine.bots import make_bot
 from engine.bots.base import Seen
+from engine.bots.strong import BUDGET_MS
 from engine.protocol import Action, Game
 
 log = logging.getLogger(__name__)
 
 # Levels cheap enough to run on the event loop; every other level thinks in the pool.
 INLINE_LEVELS = frozenset({"random"})
+# Levels that think in the quick pool (one process), never behind a search.
+QUICK_LEVELS = frozenset({"greedy"})
 
 GameRef = tuple[str, str, str]  # (game id, module, class name)
 
@@ -58,11 +66,28 @@ def _game(ref: GameRef) -> Game:
         return game
 
 
-def decide(ref: GameRef, level: str, seed: int, seen: Seen, budget_ms: int | None) -> Action:
+def search_budget(budget_ms: int | None, deadline: float | None) -> int | None:
+    """The search budget (ms): ``budget_ms`` (None: the engine's default), cut to what is
+    left until ``deadline`` (``time.monotonic``), at least 1 ms (one search iteration)."""
+    if deadline is None:
+        return budget_ms
+    left = int((deadline - time.monotonic()) * 1000)
+    return max(1, min(budget_ms if budget_ms is not None else BUDGET_MS, left))
+
+
+def decide(
+    ref: GameRef,
+    level: str,
+    seed: int,
+    seen: Seen,
+    budget_ms: int | None,
+    deadline: float | None = None,
+) -> Action:
     """One decision of a ``level`` bot for ``seen.seat`` (runs in a pool process, or inline).
 
     Uses ``engine.bots.decide`` where the engine provides it (search levels with a time
     budget), else the level's ``Bot.choose``."""
+    budget_ms = search_budget(budget_ms, deadline)
     game = _game(ref)
     import engine.bots as bots
 
@@ -97,27 +122,33 @@ class Thinkers:
     def __init__(self, processes: int, budget_ms: int | None = None) -> None:
         self.processes = processes
         self.budget_ms = budget_ms
-        self._pool: ProcessPoolExecutor | None = None
+        self._pool: ProcessPoolExecutor | None = None  # the quick levels' pool
+        self._search: ProcessPoolExecutor | None = None  # every other level's
         self._lowered: set[int] = set()
 
-    def _executor(self) -> Executor:
-        if self._pool is None:
-            self._pool = ProcessPoolExecutor(
-                max_workers=self.processes,
-                mp_context=multiprocessing.get_context("spawn"),
-                initializer=_child_start,
-            )
-        return self._pool
+    def _executor(self, level: str) -> Executor:
+        if level in QUICK_LEVELS:
+            if self._pool is None:
+                self._pool = _new_pool(1)
+            return self._pool
+        if self._search is None:
+            self._search = _new_pool(self.processes)
+        return self._search
 
     @timed_decisions
-    async def decide(self, game: Game, level: str, seed: int, seen: Seen) -> Action:
+    async def decide(
+        self, game: Game, level: str, seed: int, seen: Seen, deadline: float | None = None
+    ) -> Action:
+        """``level``'s choice for ``seen``; a search stops by ``deadline`` (monotonic) at the
+        latest, counted from the moment the decision was owed, not from when a process is
+        free."""
         ref = game_ref(game)
         if level in INLINE_LEVELS or self.processes <= 0:
-            return decide(ref, level, seed, seen, self.budget_ms)
+            return decide(ref, level, seed, seen, self.budget_ms, deadline)
         loop = asyncio.get_running_loop()
         try:
             future = loop.run_in_executor(
-                self._executor(), decide, ref, level, seed, seen, self.budget_ms
+                self._executor(level), decide, ref, level, seed, seen, self.budget_ms, deadline
             )
             self._lower_new_children()
             return await future
@@ -132,13 +163,25 @@ class Thinkers:
         """Lower a new child's priority from here, the moment it exists: a spawned child
         imports the engine before its initializer runs, and that start should not compete
         with people's moves either."""
-        processes = getattr(self._pool, "_processes", None) or {}
+        processes = {
+            **(getattr(self._pool, "_processes", None) or {}),
+            **(getattr(self._search, "_processes", None) or {}),
+        }
         for pid in list(processes):
             if pid not in self._lowered:
                 self._lowered.add(pid)
                 lowest_priority(pid)
 
     def close(self, wait: bool = True) -> None:
-        if self._pool is not None:
-            pool, self._pool = self._pool, None
+        pools = [p for p in (self._pool, self._search) if p is not None]
+        self._pool = self._search = None
+        for pool in pools:
             pool.shutdown(wait=wait, cancel_futures=True)
+
+
+def _new_pool(processes: int) -> ProcessPoolExecutor:
+    return ProcessPoolExecutor(
+        max_workers=processes,
+        mp_context=multiprocessing.get_context("spawn"),
+        initializer=_child_start,
+    )
