@@ -100,8 +100,21 @@ async def change_rematch_rules(
     return _info(*await coven.rematches.look(code))
 
 
+class Arrive(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    contribution: str | None = Field(
+        default=None,
+        description="her browser's part of the new room's shuffle: 16 random bytes as 32 "
+        "lowercase hex digits (docs/FAIRNESS.md); 400 bad_contribution for another format",
+    )
+
+
 @router.post("/api/rooms/{code}/arrive", response_model=Arrived)
-async def arrive(code: Code, coven: ServicesDep, token: TokenDep) -> Arrived:
+async def arrive(
+    code: Code, coven: ServicesDep, token: TokenDep, body: Arrive | None = None
+) -> Arrived:
     """A player of the finished table comes to its rematch with her old token: her seat here.
     The match starts once every person has come."""
-    return Arrived(code=code, seat=await coven.rematches.arrive(code, token))
+    part = body.contribution if body is not None else None
+    return Arrived(code=code, seat=await coven.rematches.arrive(code, token, part))

@@ -31,7 +31,7 @@ from collections.abc import Sequence
 from app.bus import Bus
 from app.errors import CovenError
 from app.rooms.keys import hash_token, new_room_code, room_channel, seat_of
-from app.rooms.seating import check_host
+from app.rooms.seating import check_host, contribution
 from app.rooms.service import RoomService
 from app.rooms.tables import find_game
 from app.settings import Settings
@@ -169,13 +169,19 @@ class Rematches:
         await self.bus.publish(room_channel(code), {"type": "rematch", "code": opened.new_code})
         return opened
 
-    async def arrive(self, code: str, token: str | None) -> int:
+    async def arrive(self, code: str, token: str | None, part: str | None = None) -> int:
         """A player of the finished table comes to its rematch ``code``: her seat there. The
-        last person to come starts the match."""
+        last person to come starts the match. ``part``: her browser's part of the new room's
+        shuffle (docs/FAIRNESS.md), set before her arrival can start the match."""
         room = await self.tables.room(code)
-        if seat_of(room, token) is None:
+        seat = seat_of(room, token)
+        if seat is None:
             raise _unauthorized()
         assert token is not None
+        if part is not None:
+            value, by = contribution(part)
+            if await self.service.repo.set_contribution(room, seat, value, by):
+                await self.service.bus.publish(room_channel(code), {"type": "room"})
         arrival = await self.store.arrive(room.id, hash_token(token))
         if arrival is None:
             raise CovenError("no_rematch", "this table is not a rematch", 404)

@@ -287,21 +287,15 @@ class Seating:
                     "not_enough_players", f"{game.title} needs at least {game.min_players} players"
                 )
             secret = await self.repo.room_secret(room.id) if room.commitment else None
-            parts: list[str | None] | None = None
+            parts: list[str] | None = None
             if secret is None:  # a room from before the seed proof (migration 0008)
                 seed = secrets.randbits(52)  # exact in JavaScript numbers too
             else:
-                if any(s.contribution is None for s in room.seats):
-                    await self.repo.fill_contributions(room, seeds.draw_contribution)
-                    room = await self.tables.room(code)
-                    if len(room.seats) != players:
-                        continue
-                parts = [s.contribution for s in room.seats]
-                # The match numbers its seats 0…n-1 in seat order (start_match closes gaps).
-                seed = seeds.match_seed(
-                    secret.server_seed,
-                    [(n, s.contribution or "") for n, s in enumerate(room.seats)],
-                )
+                # A seat without a part (a rematch's, before its player came) gets one the
+                # server draws, written with the start; the match numbers its seats 0…n-1 in
+                # seat order (start_match closes gaps).
+                parts = [s.contribution or seeds.draw_contribution() for s in room.seats]
+                seed = seeds.match_seed(secret.server_seed, list(enumerate(parts)))
             try:
                 state = game.setup(players, seed, room.options)
             except IllegalAction as exc:

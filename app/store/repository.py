@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import time
-from collections.abc import AsyncIterator, Callable, Collection, Sequence
+from collections.abc import AsyncIterator, Collection, Sequence
 from dataclasses import dataclass, field
 from typing import Any, cast
 
@@ -472,24 +472,6 @@ class Repository:
             )
             return bool(done.rowcount)  # type: ignore[attr-defined]
 
-    async def fill_contributions(self, room: RoomRecord, draw: Callable[[], str]) -> None:
-        """Every seat of an open room without a contribution gets one the server draws (a bot
-        or a seat taken by a client that sent none, a rematch's seats)."""
-        async with self._write() as session:
-            missing = (
-                (
-                    await session.execute(
-                        select(SeatRow).where(
-                            SeatRow.room_id == room.id, SeatRow.contribution.is_(None)
-                        )
-                    )
-                )
-                .scalars()
-                .all()
-            )
-            for row in missing:
-                row.contribution, row.contribution_by = draw(), "server"
-
     async def set_away(self, room_id: int, seat: int, away: bool, level: str | None = None) -> None:
         """Mark a person's seat away (a bot of ``level`` plays for it) or back."""
         async with self._write() as session:
@@ -575,7 +557,7 @@ class Repository:
         now: float | None = None,
         rules_version: str | None = None,
         secret: Secret | None = None,
-        contributions: Sequence[str | None] | None = None,
+        contributions: Sequence[str] | None = None,
     ) -> MatchRecord | None:
         """Open → playing, once: a second start finds the room no longer open. The seats in
         ``to_move`` begin to owe a decision ``now`` (their turn clocks start; the server's
@@ -614,20 +596,23 @@ class Repository:
             )
             if contributions is not None:
                 # The seed was drawn from these contributions in this seat order: a seat
-                # moved or changed meanwhile makes the start draw it again.
-                held = (
+                # without one gets the one the server drew for it; a seat moved or changed
+                # meanwhile makes the start draw the seed again.
+                rows = (
                     (
                         await session.execute(
-                            select(SeatRow.contribution)
-                            .where(SeatRow.room_id == room.id)
-                            .order_by(SeatRow.seat)
+                            select(SeatRow).where(SeatRow.room_id == room.id).order_by(SeatRow.seat)
                         )
                     )
                     .scalars()
                     .all()
                 )
-                if list(held) != list(contributions):
-                    raise SeatsChanged(room.code)
+                for row, value in zip(rows, contributions, strict=True):
+                    if row.contribution is None:
+                        row.contribution, row.contribution_by = value, "server"
+                    elif row.contribution != value:
+                        raise SeatsChanged(room.code)
+                await session.flush()
             for new_number, old_number in enumerate(numbers):
                 if new_number != old_number:
                     await session.execute(

@@ -7,6 +7,7 @@
 // its players, the waiting room says it starts by itself.
 
 import { api, seats as seatStore } from "./api.js";
+import { contributions, newContribution } from "./contribution.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { useStylesheet } from "./table.js";
@@ -128,12 +129,16 @@ export function createRematch({ code, page, isHost, redraw, failed }) {
       // Her old token holds her seat there; the new page learns its number (from its first
       // state, or from arriving again while the room waits).
       seatStore.set(newCode, null, page.mine.token);
+      // Her browser's part of the new room's shuffle goes with her arrival (proof.js).
+      const contribution = newContribution();
+      contributions.set(newCode, contribution);
       // Said on the way out (a keepalive request outlives this page), so the new room need not
       // wait for the new page to load: the last person to arrive starts the match.
       fetch(`${path(newCode)}/arrive`, {
         method: "POST",
         keepalive: true,
-        headers: { Accept: "application/json", Authorization: `Bearer ${page.mine.token}` },
+        headers: { Accept: "application/json", "Content-Type": "application/json", Authorization: `Bearer ${page.mine.token}` },
+        body: JSON.stringify({ contribution }),
       }).catch(() => {});
     }
     // This page is on its way out: its socket goes now, so the others leaving do not make it
@@ -194,7 +199,9 @@ export function createRematch({ code, page, isHost, redraw, failed }) {
       state.waitingUntil = performance.now() + info.waiting_seconds * 1000;
       state.timer = setInterval(tick, 1000);
       if (page.mine) {
-        const arrived = await api("POST", `${path(code)}/arrive`, { token: page.mine.token });
+        const contribution = contributions.get(code) || newContribution();
+        contributions.set(code, contribution);
+        const arrived = await api("POST", `${path(code)}/arrive`, { token: page.mine.token, body: { contribution } });
         page.mine.seat = arrived.seat;
         seatStore.set(code, arrived.seat, page.mine.token);
       }

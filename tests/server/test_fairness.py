@@ -209,3 +209,40 @@ async def test_a_seat_brings_or_changes_its_contribution_before_the_start(
     assert (late.status_code, late.json()["error"]["code"]) == (409, "already_started")
     for p in players:
         await p.close()
+
+
+async def test_a_rematch_has_its_own_commitment_and_takes_parts_on_arrival(
+    sqlite_server: ThreadServer,
+) -> None:
+    url = sqlite_server.url
+    code, players, _ = await seated(url, [secrets.token_hex(16), secrets.token_hex(16)])
+    spectator = Client(url)
+    try:
+        for client in [*players, spectator]:
+            await client.connect(code)
+        assert (await players[0].http.post(f"/api/rooms/{code}/start")).status_code == 200
+        old = (await play_to_end(players, spectator, random.Random(6)))["fairness"]
+    finally:
+        for client in [*players, spectator]:
+            await client.close()
+    host, bea = (Client(url, p.token, p.seat) for p in players)
+    pressed = await host.http.post(f"/api/rooms/{code}/rematch", json={"seats": "keep"})
+    assert pressed.status_code == 200, pressed.text
+    new = pressed.json()["code"]
+    waiting = (await host.http.get(f"/api/rooms/{new}")).json()["fairness"]
+    assert waiting["commitment"] != old["commitment"] and waiting["revealed"] is None
+    bad = await bea.http.post(f"/api/rooms/{new}/arrive", json={"contribution": "nothex"})
+    assert (bad.status_code, bad.json()["error"]["code"]) == (400, "bad_contribution")
+    parts = [secrets.token_hex(16), secrets.token_hex(16)]
+    for client, part in ((bea, parts[1]), (host, parts[0])):  # the host last: it starts
+        arrived = await client.http.post(f"/api/rooms/{new}/arrive", json={"contribution": part})
+        assert arrived.status_code == 200, arrived.text
+    state = (await host.http.get(f"/api/rooms/{new}/state")).json()
+    assert state["fairness"]["commitment"] == waiting["commitment"]
+    assert [(c["value"], c["by"]) for c in state["fairness"]["contributions"]] == [
+        (parts[0], "player"),
+        (parts[1], "player"),
+    ]
+    assert state["fairness"]["revealed"] is None
+    for client in (host, bea):
+        await client.close()
