@@ -37,54 +37,52 @@ def _cell(text: str) -> int:
     return zlib.crc32(text.encode()) % SIZE
 
 
-class _Walker:
-    def __init__(self, seat: int, players: int) -> None:
-        self.seat = seat
-        self.players = players
-        self.out = np.zeros(SIZE, dtype=np.float32)
-
-    def relative(self, other: int) -> str:
-        gap = (other - self.seat) % self.players
-        return "me" if gap == 0 else f"+{gap}"
-
-    def token(self, path: str, value: Any) -> None:
-        self.out[_cell(f"{path}={value}")] += 1.0
-
-    def walk(self, node: Any, path: str, name: str) -> None:
-        if isinstance(node, bool):
-            self.out[_cell(path)] += float(node)
-        elif isinstance(node, int) and name in SEAT_FIELDS and 0 <= node < self.players:
-            self.token(path, self.relative(node))
-        elif isinstance(node, (int, float)):
-            self.out[_cell(path)] += float(node)
-        elif node is None or isinstance(node, str):
-            self.token(path, node)
-        elif isinstance(node, dict):
-            for key, value in node.items():
-                self.walk(value, f"{path}/{key}", key)
-        elif isinstance(node, list):
-            self.walk_list(node, path, name)
-
-    def walk_list(self, items: list[Any], path: str, name: str) -> None:
-        if name in SEAT_LISTS and len(items) == self.players:
-            for other, item in enumerate(items):
-                self.walk(item, f"{path}/{self.relative(other)}", name)
-        elif all(not isinstance(item, (dict, list)) for item in items):
-            for item in items:
-                if isinstance(item, int) and not isinstance(item, bool) and name in SEAT_FIELDS:
-                    self.token(path, self.relative(item))
-                else:
-                    self.token(path, item)
-        else:
-            for i, item in enumerate(items):
-                self.walk(item, f"{path}/{i}", name)
-
-
 def encode(view: dict[str, Any], seat: int, players: int) -> np.ndarray:
     """The numeric observation of ``seat``'s view (``SIZE`` float32 values)."""
-    walker = _Walker(seat, players)
-    walker.walk(view, "", "")
-    return walker.out
+    out = np.zeros(SIZE, dtype=np.float32)
+    cells: dict[int, float] = {}  # summed in Python, written once: numpy's item access is slow
+
+    def add(text: str, amount: float) -> None:
+        cell = _cell(text)
+        cells[cell] = cells.get(cell, 0.0) + amount
+
+    def relative(other: int) -> str:
+        gap = (other - seat) % players
+        return "me" if gap == 0 else f"+{gap}"
+
+    def walk(node: Any, path: str, name: str) -> None:
+        kind = type(node)
+        if kind is dict:
+            for key, value in node.items():
+                walk(value, f"{path}/{key}", key)
+        elif kind is list:
+            if name in SEAT_LISTS and len(node) == players:
+                for other, item in enumerate(node):
+                    walk(item, f"{path}/{relative(other)}", name)
+            elif all(type(item) not in (dict, list) for item in node):
+                for item in node:
+                    if type(item) is int and name in SEAT_FIELDS:
+                        add(f"{path}={relative(item)}", 1.0)
+                    else:
+                        add(f"{path}={item}", 1.0)
+            else:
+                for i, item in enumerate(node):
+                    walk(item, f"{path}/{i}", name)
+        elif kind is bool:
+            if node:
+                add(path, 1.0)
+        elif kind is int and name in SEAT_FIELDS and 0 <= node < players:
+            add(f"{path}={relative(node)}", 1.0)
+        elif kind is int or kind is float:
+            if node:
+                add(path, float(node))
+        elif node is None or kind is str:
+            add(f"{path}={node}", 1.0)
+
+    walk(view, "", "")
+    if cells:
+        out[list(cells)] = list(cells.values())
+    return out
 
 
 def mask(size: int, indices: list[int]) -> np.ndarray:
