@@ -179,9 +179,8 @@ class Rematches:
             raise _unauthorized()
         assert token is not None
         if part is not None:
-            value, by = contribution(part)
-            if await self.service.repo.set_contribution(room, seat, value, by):
-                await self.service.bus.publish(room_channel(code), {"type": "room"})
+            # (no "room" message for it: the arrival's own redraw, or the start, shows it)
+            await self.service.repo.set_contribution(room, seat, *contribution(part))
         arrival = await self.store.arrive(room.id, hash_token(token))
         if arrival is None:
             raise CovenError("no_rematch", "this table is not a rematch", 404)

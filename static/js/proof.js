@@ -16,16 +16,15 @@ const put = (node, ...children) => clear(node).append(...children.filter((c) => 
 
 const listed = (fairness, seat) => (fairness && seat !== null && seat !== undefined ? fairness.contributions.find((c) => c.seat === seat) || null : null);
 
-/** Before the start, a seat whose listed part is not this browser's own (a rematch's seat, a
- * seat taken before the page had one) sends it, once per page. */
+/** Before the start, a seat this browser holds but never gave a part (taken through the API, or
+ * opened here by its rejoin link) sends one, once per page. A seat it joined, created or came
+ * to as a rematch sent its part with that request (and keeps it: nothing to send). */
 let sent = false;
 export async function ensureContribution(code, room, mine) {
   if (sent || !room || room.status !== "open" || !room.fairness || !mine) return null;
-  const part = listed(room.fairness, mine.seat);
-  const own = contributions.get(code);
-  if (part && part.by === "player" && part.value === own) return null;
+  if (contributions.get(code)) return null;
   sent = true;
-  const value = own || newContribution();
+  const value = newContribution();
   const updated = await api("POST", `/api/rooms/${encodeURIComponent(code)}/contribution`, { body: { contribution: value }, token: mine.token });
   contributions.set(code, value);
   return updated;
