@@ -7,22 +7,27 @@ reward (+1 first … −1 last), and ``Q[a]`` is the mean credit of action index
 the legal action of highest ``Q`` (an action never tried counts 0). No state features at all —
 the point is the loop, not the model: swap in your own policy where ``greedy_policy`` is.
 
-    python -m engine.envs.example_tabular whirling-witchcraft --players 3 --train 200 --eval 200
+    python -m engine.envs.example_tabular whirling-witchcraft --players 3 --train 300 --eval 300
 
-prints the learner's win rate against random seats beside the fair share (1 / players).
+evaluates the trained policy with ``coven arena``'s own code (seat 0 is
+``engine.envs.example_tabular:trained``, the others ``--against``, random by default) and prints
+its win rate with the 95 % interval, beside ``random`` in the same seat on the same deals.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import random
 from collections.abc import Callable
 from typing import Any
 
-from engine.arena import wilson
+from engine.arena import arena
 from engine.envs import make
 from engine.envs.policies import Observation, Policy, builtin
+
+SPEC_MODULE = "engine.envs.example_tabular"
 
 
 class Values:
@@ -96,15 +101,14 @@ def train(game_id: str, players: int, matches: int, seed: int, epsilon: float = 
     return values
 
 
-def evaluate(game_id: str, players: int, policy: Policy, matches: int, seed: int) -> float:
-    """Share of matches seat 0 won (a shared first place counts as a fraction)."""
-    won = 0.0
-    for m in range(matches):
-        others = [builtin("random", seed * 1000 + m * 10 + s) for s in range(1, players)]
-        rewards = play(game_id, players, seed + m, [policy, *others])
-        if rewards[0] == max(rewards):
-            won += 1 / rewards.count(max(rewards))
-    return won / matches
+TRAINED: list[Policy] = []  # the policy main() trained, for the arena's seat below
+
+
+def trained(observation: Observation, info: dict[str, Any]) -> int:
+    """The trained policy as a ``coven arena`` seat (``engine.envs.example_tabular:trained``)."""
+    if not TRAINED:
+        raise ValueError("nothing trained in this process: run main() first")
+    return TRAINED[-1](observation, info)
 
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:
@@ -113,22 +117,27 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--players", type=int, default=3)
     parser.add_argument("--train", type=int, default=300)
     parser.add_argument("--eval", type=int, default=200)
+    parser.add_argument("--against", default="random", help="the other seats' bot level")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
     values = train(args.game, args.players, args.train, args.seed)
-    # evaluation seeds never overlap the training seeds
+    # Evaluated by coven arena's own code, in this process (jobs=1), on seeds never trained on.
+    # Run as ``python -m``, this file is ``__main__``: the arena imports the module by its name.
+    importlib.import_module(SPEC_MODULE).TRAINED.append(values.greedy_policy())
     start = args.seed + args.train + 10_000
-    learned = evaluate(args.game, args.players, values.greedy_policy(), args.eval, start)
-    baseline = evaluate(args.game, args.players, builtin("random", 7), args.eval, start)
-    low, high = wilson(learned * args.eval, args.eval)
+    others = [args.against] * (args.players - 1)
+    learned = arena(args.game, [f"{SPEC_MODULE}:trained", *others], args.eval, start)
+    baseline = arena(args.game, ["random", *others], args.eval, start)
+    seat, same_seat = learned["win_rates"][0], baseline["win_rates"][0]
     report = {
         "game": args.game,
         "players": args.players,
+        "against": args.against,
         "trained_matches": args.train,
-        "eval_matches": args.eval,
-        "win_rate": round(learned, 4),
-        "interval95": [round(low, 4), round(high, 4)],
-        "random_in_same_seat": round(baseline, 4),
+        "eval_matches": learned["finished"],
+        "win_rate": seat["rate"],
+        "interval95": [seat["low"], seat["high"]],
+        "random_in_same_seat": same_seat["rate"],
         "fair_share": round(1 / args.players, 4),
         "actions_valued": len(values.count),
     }

@@ -126,13 +126,18 @@ def observed(env: CovenEnv, agent: str) -> tuple[list[float], list[int], str]:
     )
 
 
-@pytest.mark.parametrize("game_id", GAMES)
-def test_no_observation_holds_another_seats_secret(game_id: str) -> None:
+@pytest.mark.parametrize(("game_id", "options"), [
+    *((g, None) for g in GAMES),
+    *((g, options) for g, _, options in OPTIONS),
+])  # fmt: skip
+def test_no_observation_holds_another_seats_secret(
+    game_id: str, options: dict[str, Any] | None
+) -> None:
     """Deal every other seat's secrets anew (the game's determinize from this seat's view): this
     seat's observation, mask and info stay the same, while the others' views did change."""
     game = registry.get(game_id)
     players = 3
-    env = make(game_id, players, seed=5)
+    env = make(game_id, players, seed=5, options=options)
     env.reset(seed=5)
     rng = random.Random(5)
     changed = 0
@@ -269,7 +274,8 @@ def test_the_example_agent_learns_values_and_runs_small(
     report = main(["whirling-witchcraft", "--players", "2", "--train", "3", "--eval", "3"])
     printed = json.loads(capsys.readouterr().out)
     assert printed == report
-    assert report["trained_matches"] == 3 and report["actions_valued"] > 0
+    assert report["trained_matches"] == 3 and report["eval_matches"] == 3
+    assert report["against"] == "random" and report["actions_valued"] > 0
     assert 0.0 <= report["win_rate"] <= 1.0 and report["fair_share"] == 0.5
 
 
