@@ -24,6 +24,7 @@ from app.fairness.verify import Unreadable, parse, read, verify
 from app.replay import replay
 from app.settings import Settings
 from tests.support.client import Client, open_room
+from tests.support.exports import engine_export
 from tests.support.server import ThreadServer
 from tests.support.table import play_to_end
 
@@ -250,3 +251,36 @@ async def test_a_match_played_under_other_rules_says_it_cannot_replay(
             assert refused.status_code == 409, refused.text
             assert refused.json()["error"]["code"] == "rules_version_unavailable"
             assert "version 0" in refused.json()["error"]["message"]
+
+
+@pytest.mark.parametrize(
+    ("game", "players", "options"),
+    [
+        ("whirling-witchcraft", 3, {"production": "initiative"}),
+        ("witchs-brew", 4, {"variant_blocked_roles": True}),
+        ("seasons", 2, {"level": "magician"}),
+    ],
+)
+def test_every_game_exports_and_verifies_and_a_changed_option_shows(
+    game: str, players: int, options: dict[str, Any]
+) -> None:
+    """Through the engine alone (no server): each game's export verifies after a JSON round
+    trip, and the same file with the options at their defaults does not."""
+    document = json.loads(json.dumps(engine_export(game, players, options)))
+    outcome = verify(parse(document))
+    assert outcome.verified, outcome.text()
+    plain = verify(parse(changed(document, lambda d: d.update(options={}))))
+    assert not plain.verified and plain.code in ("setup", "action", "events", "result"), plain
+
+
+async def test_the_contract_is_in_the_openapi_schema(sqlite_server: ThreadServer) -> None:
+    async with httpx.AsyncClient(base_url=sqlite_server.url) as http:
+        schema = (await http.get("/openapi.json")).json()
+    paths = schema["paths"]
+    for path in ("/api/rooms/{code}/export", "/api/verify", "/api/replays", "/api/replays/{key}"):
+        assert path in paths, path
+    assert "/api/rooms/{code}/contribution" in paths
+    models = schema["components"]["schemas"]
+    assert {"MatchExport", "Fairness", "VerifyAnswer", "SeedContribution"} <= models.keys()
+    assert "fairness" in models["RoomInfo"]["properties"]
+    assert "contribution" in models["CreateRoom"]["properties"]
