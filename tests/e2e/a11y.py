@@ -4,7 +4,7 @@
   page as it is; no serious or critical violation, the violations found are in the message.
 - ``TableStates``: axe on every distinct table state a whole-match test reaches, once per
   state (a signature: the game, its phase, what floats open, the kinds of moves offered, the
-  end screen, the screen width).
+  end screen, the screen width), and the symbols beside colours there.
 - ``LiveRegion``: the table's live region (static/js/table.js ``liveRegion``) says something new
   whenever new events reached the table log.
 - ``assert_symbols_beside_colours(page)``: every coloured token, seat colour and chip carries a
@@ -13,6 +13,7 @@
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -24,15 +25,16 @@ AXE = Axe()
 AXE_OPTIONS = {"runOnly": {"type": "tag", "values": WCAG}, "resultTypes": ["violations"]}
 
 
-def axe_violations(page: Any) -> list[dict[str, Any]]:
-    """axe-core's WCAG A/AA violations of the page as it is now (every impact)."""
+def axe_violations(page: Any, context: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+    """axe-core's WCAG A/AA violations of the page as it is now (every impact); ``context``:
+    axe's (``{"include": [["#table"]]}``: that part only), else the whole page."""
     # Finite animations first: a card fading in is measured at its final colours.
     page.evaluate(
         "() => { for (const a of document.getAnimations()) {"
         " const t = a.effect && a.effect.getComputedTiming();"
         " if (t && t.endTime !== Infinity) a.finish(); } }"
     )
-    results = AXE.run(page, options=AXE_OPTIONS)
+    results = AXE.run(page, context=context, options=AXE_OPTIONS)
     violations: list[dict[str, Any]] = results.response["violations"]
     return violations
 
@@ -53,10 +55,12 @@ def blocking(violations: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [v for v in violations if v.get("impact") in BLOCKING]
 
 
-def assert_accessible(page: Any, where: str) -> list[dict[str, Any]]:
-    """No serious or critical WCAG 2.1 A/AA violation on the page; the lesser ones found are
-    returned (a caller may print or collect them)."""
-    found = axe_violations(page)
+def assert_accessible(
+    page: Any, where: str, context: dict[str, Any] | None = None
+) -> list[dict[str, Any]]:
+    """No serious or critical WCAG 2.1 A/AA violation on the page (or in axe's ``context``);
+    the lesser ones found are returned (a caller may print or collect them)."""
+    found = axe_violations(page, context)
     bad = blocking(found)
     assert not bad, f"axe-core on {where} ({page.url}):\n{describe(bad)}"
     return [v for v in found if v not in bad]
@@ -94,16 +98,26 @@ class TableStates:
 
     seen: set[str] = field(default_factory=set)
     moderate: dict[str, str] = field(default_factory=dict)
+    pages: set[str] = field(default_factory=set)
+    seconds: float = 0.0
 
     def check(self, player: Any) -> bool:
-        """Run axe if this state of ``player``'s page is new; whether it ran."""
+        """Run axe if this state of ``player``'s page is new; whether it ran. The whole page
+        the first time and whenever the chat drawer or the rules sheet is open; else the table
+        only (the rest of the page is the same, and its log grows long)."""
         page = player.page
         signature: str = page.evaluate(SIGNATURE_JS)
         if signature in self.seen:
             return False
         self.seen.add(signature)
-        for v in assert_accessible(page, f"{player.name}'s table {signature}"):
+        started = time.monotonic()
+        whole = player.name not in self.pages or '"talk"' in signature or '"rules"' in signature
+        self.pages.add(player.name)
+        context = None if whole else {"include": [["#table"]]}
+        for v in assert_accessible(page, f"{player.name}'s table {signature}", context):
             self.moderate.setdefault(v["id"], v["help"])
+        self.seconds += time.monotonic() - started
+        assert_symbols_beside_colours(page)
         return True
 
 
@@ -207,4 +221,7 @@ class TableWatch:
         assert self.states.seen, "no table state was checked by axe"
         told = {name: live.changes for name, live in self.live.items()}
         assert all(told.values()), f"a live region never spoke: {told}"
-        return f"axe: {len(self.states.seen)} table states; live region changes {told}"
+        return (
+            f"axe: {len(self.states.seen)} table states in {self.states.seconds:.0f} s;"
+            f" live region changes {told}"
+        )
