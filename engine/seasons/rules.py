@@ -34,7 +34,7 @@ from engine.seasons.dice import face as die_face
 from engine.seasons.effects import Effect, effect_of
 from engine.seasons.marker import move_marker
 from engine.seasons.options import SeasonsOptions
-from engine.seasons.state import Player, State, Turn
+from engine.seasons.state import Player, State, Turn, copy_json
 from engine.seasons.summoning import (
     activate,
     activation_options,
@@ -765,7 +765,7 @@ def apply(state: State, seat: int, action: Action) -> Step:
             if action["type"] not in ANSWER_TYPES:
                 raise IllegalAction("answer_first", f"answer the pending {t['kind']} first")
             raise IllegalAction("not_offered", f"{action} is not an answer to {t['kind']}")
-        answered = new.stack.pop()
+        answered = copy_json(new.stack.pop())  # shared with the previous state until now
         q.answer(new, answered, action, events)
     else:
         kind = action["type"]

@@ -296,7 +296,7 @@ class State:
             self.discard[:],
             self.rng,
             self.next_id,
-            copy_json(self.stack),
+            self.stack[:],  # a task is never changed on the stack: it is copied when popped
             self.tick,
             self.draft_round,
             self.result,

@@ -80,9 +80,8 @@ def summon_options(
         return []
     choices = effect_of(card).cost_choices(state, seat)
     if not choices and not cuts and not any(pool):  # the usual case: one way, or none
-        have = player.energy
-        need = printed.energy
-        if need[0] <= have[0] and need[1] <= have[1] and need[2] <= have[2] and need[3] <= have[3]:
+        have, cost = player.energy, printed.energy
+        if cost[0] <= have[0] and cost[1] <= have[1] and cost[2] <= have[2] and cost[3] <= have[3]:
             return [{"type": "summon", "card": card}]
         return []
     choices = choices or [({}, list(printed.energy))]

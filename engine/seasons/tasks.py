@@ -24,7 +24,7 @@ from collections.abc import Callable
 from typing import Any, ClassVar
 
 from engine.protocol import Action, Event
-from engine.seasons.state import State
+from engine.seasons.state import State, copy_json
 
 Task = dict[str, Any]
 
@@ -106,7 +106,7 @@ def settle(state: State, events: list[Event]) -> list[Action] | None:
                 continue
             if not state.stack:
                 return None
-            t = state.stack.pop()
+            t = copy_json(state.stack.pop())  # shared with the previous state until now
             step = TASKS[t["kind"]]
             assert isinstance(step, AutoStep)
             step.run(state, t, events)
@@ -118,5 +118,5 @@ def settle(state: State, events: list[Event]) -> list[Action] | None:
         if options:
             return options
         state.stack.pop()
-        q.moot(state, t, events)
+        q.moot(state, copy_json(t), events)
     return None
