@@ -32,7 +32,7 @@ def cube_dict(vec: list[int] | tuple[int, ...]) -> dict[str, int]:
 
 def parse_cubes(raw: Any, what: str) -> list[int]:
     """A ``{"toad": 2}`` object from an action, strictly: known types, positive integers."""
-    if not isinstance(raw, Mapping):
+    if type(raw) is not dict and not isinstance(raw, Mapping):  # the type test first: faster
         raise IllegalAction("bad_action", f"{what} must be an object of ingredient counts")
     vec = [0, 0, 0, 0, 0]
     for key, count in raw.items():
@@ -60,28 +60,48 @@ def _splits(need: int, workbench: int, outputs: int, supply: bool) -> list[tuple
 
 
 def _takes(need: Cubes, prod: Production) -> Iterator[dict[str, dict[str, int]]]:
-    per_type: list[list[tuple[int, int, int, int]]] = []
+    per_type: list[list[tuple[str, int, int, int]]] = []
+    workbench, outputs, books = prod.workbench, prod.outputs, prod.books
     for kind in range(5):
-        if need[kind]:
-            supply = kind in prod.books
-            splits = _splits(need[kind], prod.workbench[kind], prod.outputs[kind], supply)
+        n = need[kind]
+        if n:
+            splits = _splits(n, workbench[kind], outputs[kind], kind in books)
             if not splits:
                 return
-            per_type.append([(kind, *s) for s in splits])
+            name = INGREDIENTS[kind]
+            per_type.append([(name, *s) for s in splits])
     for combo in product(*per_type):
-        take: dict[str, dict[str, int]] = {}
-        for kind, from_wb, from_out, from_supply in combo:
-            for source, n in zip(SOURCES, (from_wb, from_out, from_supply), strict=True):
-                if n:
-                    take.setdefault(source, {})[INGREDIENTS[kind]] = n
+        take: dict[str, dict[str, int]] = {}  # sources in the order they first appear
+        for name, from_wb, from_out, from_supply in combo:
+            if from_wb:
+                take.setdefault("workbench", {})[name] = from_wb
+            if from_out:
+                take.setdefault("outputs", {})[name] = from_out
+            if from_supply:
+                take.setdefault("supply", {})[name] = from_supply
         yield take
 
 
+_SHAPES: dict[int, tuple[Face, tuple[Cubes, ...], tuple[dict[str, int], ...]]] = {}
+
+
+def _shape(face: Face) -> tuple[tuple[Cubes, ...], tuple[dict[str, int], ...]]:
+    """A face's input totals in order and its output totals as objects, worked out once (the
+    faces are the catalog's, they live as long as the program)."""
+    found = _SHAPES.get(id(face))
+    if found is None or found[0] is not face:
+        needs = tuple(sorted(face.input_totals))
+        makes = tuple(cube_dict(total) for total in sorted(face.output_totals))
+        found = _SHAPES[id(face)] = (face, needs, makes)
+    return found[1], found[2]
+
+
 def uses(recipe_id: str, face: Face, prod: Production) -> list[dict[str, Any]]:
-    """Every distinct way to use this recipe now (empty when it cannot be afforded)."""
-    makes = [cube_dict(total) for total in sorted(face.output_totals)]
+    """Every distinct way to use this recipe now (empty when it cannot be afforded). The
+    ``make`` objects are shared between calls: never change an action."""
+    needs, makes = _shape(face)
     actions: list[dict[str, Any]] = []
-    for need in sorted(face.input_totals):
+    for need in needs:
         for take in _takes(need, prod):
             for make in makes:
                 actions.append({"type": "brew", "recipe": recipe_id, "take": take, "make": make})
@@ -115,7 +135,9 @@ def check_use(face: Face, prod: Production, action: Mapping[str, Any]) -> tuple[
     from_out = parse_cubes(take.get("outputs", {}), "take.outputs")
     from_supply = parse_cubes(take.get("supply", {}), "take.supply")
     make = parse_cubes(action.get("make", {}), "make")
-    need = tuple(from_wb[k] + from_out[k] + from_supply[k] for k in range(5))
+    w, o, f = from_wb, from_out, from_supply
+    need = (w[0] + o[0] + f[0], w[1] + o[1] + f[1], w[2] + o[2] + f[2], w[3] + o[3] + f[3],
+            w[4] + o[4] + f[4])
     if need not in face.input_totals:
         raise IllegalAction(
             "wrong_inputs", f"the inputs {cube_dict(need) or 'nothing'} do not fill this recipe"

@@ -97,9 +97,13 @@ class Recipe:
     initiative: int
     status: Status
     single_use: bool = False
+    back: Face = field(init=False, compare=False, repr=False)  # the face turned, made once
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "back", self.face.turned())
 
     def side(self, rotated: bool) -> Face:
-        return self.face.turned() if rotated else self.face
+        return self.back if rotated else self.face
 
 
 def _parse_slots(text: str) -> tuple[Cubes, tuple[tuple[int, ...], ...]]:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from engine import memo
 from engine.protocol import Action, Event, IllegalAction, Step, check_request, private
 from engine.rng import Rng
 from engine.whirling import arcana, brewing, personalities
@@ -222,6 +223,10 @@ def decision_order(state: State) -> list[int]:
 
 
 def to_move(state: State) -> frozenset[int]:
+    return memo.to_move(state, _to_move)
+
+
+def _to_move(state: State) -> frozenset[int]:
     if state.phase == "personality":
         return frozenset(s for s, w in enumerate(state.witches) if w.offer)
     if state.phase == "study":
@@ -279,6 +284,10 @@ def may_rotate(witch: Witch, recipe: Recipe) -> bool:
 
 
 def legal_actions(state: State, seat: int) -> list[Action]:
+    return memo.legal_actions(state, seat, _legal_actions)
+
+
+def _legal_actions(state: State, seat: int) -> list[Action]:
     if not 0 <= seat < state.players or seat not in to_move(state):
         return []
     witch = state.witches[seat]
@@ -331,6 +340,21 @@ Handler = Callable[[State, int, Witch, Action, list[Event]], None]
 
 
 def apply(state: State, seat: int, action: Action) -> Step:
+    # One of the legal actions worked out for this state (engine.memo): the checks before the
+    # rule cannot refuse it, so they are skipped (the rules' own checks still run).
+    if memo.listed(state, seat, action):
+        handler = HANDLERS[state.phase][action["type"]]
+    else:
+        handler = _checked(state, seat, action)
+    new = state.shallow()
+    witch = new.witches[seat] = new.witches[seat].copy()
+    events: list[Event] = []
+    handler(new, seat, witch, action, events)
+    return Step(new, events)
+
+
+def _checked(state: State, seat: int, action: Action) -> Handler:
+    """The checks every action passes before its rule; returns the rule's handler."""
     check_request(seat, action, state.players, state.phase == "over")
     handler = HANDLERS.get(state.phase, {}).get(action["type"])
     if handler is None:
@@ -346,11 +370,7 @@ def apply(state: State, seat: int, action: Action) -> Step:
     if fields != expected:
         wanted = ", ".join(sorted(expected)) or "no other field"
         raise IllegalAction("bad_action", f"{action['type']!r} takes {wanted}")
-    new = state.shallow()
-    witch = new.witches[seat] = new.witches[seat].copy()
-    events: list[Event] = []
-    handler(new, seat, witch, action, events)
-    return Step(new, events)
+    return handler
 
 
 # personality phase
@@ -464,8 +484,8 @@ def _confirm_random(
 
 
 def _production(witch: Witch) -> Production:
+    """Her production sheet, to change: ``apply`` copied it with the witch."""
     assert witch.brew is not None
-    witch.brew = witch.brew.copy()
     return witch.brew
 
 
@@ -496,8 +516,9 @@ def _brew(state: State, seat: int, witch: Witch, action: Action, events: list[Ev
         prod.workbench[k] -= from_wb[k]
         prod.outputs[k] += make[k] - from_out[k]
     prod.used.append(recipe.id)
-    body = {"type": "brewed", "recipe": recipe.id, "take": action.get("take", {}),
-            "make": cube_dict(make)}
+    # a copy: the listed actions are shared (brewing.uses), an event must not hold a part of one
+    take = {source: dict(cubes) for source, cubes in action.get("take", {}).items()}
+    body = {"type": "brewed", "recipe": recipe.id, "take": take, "make": cube_dict(make)}
     events.append(_brewing_event(state, seat, body))
     if recipe.single_use:  # Hidden Power: used once, then the personality goes back to the box
         witch.personality = None

@@ -200,6 +200,8 @@ class State:
     result: dict[str, Any] | None = None
     # engine.undo's journal, set and dumped by the adapter; never part of a view.
     undo: Any = None
+    # engine.memo: to_move and legal actions, worked out once; never copied, dumped or compared.
+    memo: dict[Any, Any] | None = field(default=None, compare=False, repr=False)
 
     @property
     def open_production(self) -> bool:
