@@ -598,7 +598,7 @@ class Repository:
                 # The seed was drawn from these contributions in this seat order: a seat
                 # without one gets the one the server drew for it; a seat moved or changed
                 # meanwhile makes the start draw the seed again.
-                rows = (
+                seat_rows = (
                     (
                         await session.execute(
                             select(SeatRow).where(SeatRow.room_id == room.id).order_by(SeatRow.seat)
@@ -607,10 +607,10 @@ class Repository:
                     .scalars()
                     .all()
                 )
-                for row, value in zip(rows, contributions, strict=True):
-                    if row.contribution is None:
-                        row.contribution, row.contribution_by = value, "server"
-                    elif row.contribution != value:
+                for seat_row, value in zip(seat_rows, contributions, strict=True):
+                    if seat_row.contribution is None:
+                        seat_row.contribution, seat_row.contribution_by = value, "server"
+                    elif seat_row.contribution != value:
                         raise SeatsChanged(room.code)
                 await session.flush()
             for new_number, old_number in enumerate(numbers):
