@@ -94,7 +94,7 @@ def enable() -> Metrics:
     if _metrics is None:
         # One series per value whatever the mode: no ``_created`` beside each counter (the
         # multiprocess mode has none).
-        disable_created_metrics()
+        disable_created_metrics()  # type: ignore[no-untyped-call]
         _metrics = Metrics()
     return _metrics
 
