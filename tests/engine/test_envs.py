@@ -295,3 +295,16 @@ def test_an_action_space_does_not_depend_on_what_was_imported_before(game_id: st
     assert run.stdout.strip() == json.dumps(
         action_space(game_id, 3, None).actions, sort_keys=True, separators=(",", ":")
     )
+
+
+def test_a_match_too_long_is_truncated_for_every_seat() -> None:
+    env = CovenEnv("witchs-brew", 3, seed=2, max_actions=10)
+    env.reset(seed=2)
+    rng = random.Random(2)
+    played = 0
+    for _ in env.agent_iter(max_iter=1_000):
+        if not (env.terminations[env.agent_selection] or env.truncations[env.agent_selection]):
+            played += 1
+        random_step(env, rng)
+    assert played == 10 and env.agents == []
+    assert registry.get("witchs-brew").result(env.match_state) is None
