@@ -29,6 +29,7 @@ from redis.backoff import NoBackoff
 from app import wire
 from app.bus.base import PRESENCE_TTL, Message, Subscription
 from app.observability import metrics
+from app.observability import metrics
 
 log = logging.getLogger(__name__)
 
@@ -111,7 +112,7 @@ class RedisBus:
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await task
         with contextlib.suppress(Exception):
-            await self._pubsub.aclose()  # type: ignore[no-untyped-call]
+            await self._pubsub.aclose()
         with contextlib.suppress(Exception):
             await self._client.aclose()
 
