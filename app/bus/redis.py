@@ -29,7 +29,6 @@ from redis.backoff import NoBackoff
 from app import wire
 from app.bus.base import PRESENCE_TTL, Message, Subscription
 from app.observability import metrics
-from app.observability import metrics
 
 log = logging.getLogger(__name__)
 
