@@ -152,6 +152,12 @@ def _arena(args: argparse.Namespace) -> int:
     return 0
 
 
+def _verify(args: argparse.Namespace) -> int:
+    from app.fairness.verify import command
+
+    return command(args.file, sys.stdout, sys.stderr)
+
+
 def parser() -> argparse.ArgumentParser:
     root = argparse.ArgumentParser(prog="coven", description="Coven, a witch card tabletop")
     commands = root.add_subparsers(dest="command", required=True)
@@ -165,6 +171,13 @@ def parser() -> argparse.ArgumentParser:
 
     migrate = commands.add_parser("migrate", help="apply database migrations")
     migrate.set_defaults(run=_migrate)
+
+    verify = commands.add_parser(
+        "verify",
+        help="check an exported match: its seed proof, every action and the result (offline)",
+    )
+    verify.add_argument("file", help="the export (GET /api/rooms/{code}/export); - reads stdin")
+    verify.set_defaults(run=_verify)
 
     simulate = commands.add_parser("simulate", help="bot-against-bot matches through the engine")
     simulate.add_argument("game")
@@ -184,12 +197,6 @@ def parser() -> argparse.ArgumentParser:
         required=True,
         help="one bot level or module:callable policy per seat, in seat order: strong,random",
     )
-def _verify(args: argparse.Namespace) -> int:
-    from app.fairness.verify import command
-
-    return command(args.file, sys.stdout, sys.stderr)
-
-
     arena.add_argument("--games", type=int, default=100)
     arena.add_argument("--seed", type=int, default=1)
     budget = arena.add_mutually_exclusive_group()
@@ -204,13 +211,6 @@ def _verify(args: argparse.Namespace) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    verify = commands.add_parser(
-        "verify",
-        help="check an exported match: its seed proof, every action and the result (offline)",
-    )
-    verify.add_argument("file", help="the export (GET /api/rooms/{code}/export); - reads stdin")
-    verify.set_defaults(run=_verify)
-
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     args = parser().parse_args(argv)
     code: int = args.run(args)
