@@ -31,9 +31,11 @@ class CovenServe:
         self.stdout_path = logs / f"serve-{self.port}.out"
         self.stderr_path = logs / f"serve-{self.port}.err"
         self.process: subprocess.Popen[bytes] | None = None
+        self.started_at = 0.0  # wall time (files it made are newer)
 
     def start(self) -> CovenServe:
         command = [sys.executable, "-m", "app.cli", "serve", "--port", str(self.port)]
+        self.started_at = time.time()
         with self.stdout_path.open("wb") as out, self.stderr_path.open("wb") as err:
             self.process = subprocess.Popen(
                 [*command, "--workers", str(self.workers)],

@@ -8,6 +8,7 @@ import asyncio
 import json
 import re
 import sqlite3
+import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -220,3 +221,26 @@ def test_database_and_bus_failures_are_counted(tmp_path: Path) -> None:
         assert failed.status_code == 503
         after = total(samples(scrape(server.url, None).text), "coven_store_errors_total")
         assert after - before >= 1
+
+
+@pytest.mark.postgres
+@pytest.mark.redis
+async def test_coven_serve_workers_add_up_by_themselves(
+    pg_schema: str, redis_url: str, tmp_path: Path
+) -> None:
+    """``coven serve --workers 2`` with nothing but ``COVEN_METRICS=1``: it sets up the
+    directory its workers share, so every scrape (the kernel hands it to either worker) is
+    the whole server, and the directory is gone once it stops."""
+    env = _env(pg_schema, redis_url)
+    env.pop("COVEN_METRICS_TOKEN")
+    server = CovenServe(env, tmp_path / "logs", workers=2)
+    try:
+        server.start()
+        await asyncio.sleep(2)  # both workers up, not just the first
+        moves = await _play([server.url], 4)
+        for _ in range(6):
+            assert total(samples(scrape(server.url, None).text), "coven_moves_total") == moves
+    finally:
+        server.stop()
+    made = [p for p in Path(tempfile.gettempdir()).glob("coven-metrics-*") if p.is_dir()]
+    assert all(p.stat().st_mtime < server.started_at for p in made), made
