@@ -64,7 +64,11 @@ def _serve(args: argparse.Namespace) -> int:
     if settings.migrate_on_start:
         migrate(settings.database_url, settings.database_schema)
     os.environ["COVEN_MIGRATE_ON_START"] = "0"
-    log_config = _observing(settings, args.log_level)
+    try:
+        log_config = _observing(settings, args.log_level)
+    except ValueError as exc:
+        print(f"coven serve: {exc}", file=sys.stderr)
+        return 2
     # Where friends join: the LAN addresses when serving on every interface.
     print("\n".join(banner(args.host, args.port, settings.public_url)), flush=True)
     uvicorn.run(
@@ -85,7 +89,9 @@ def _observing(settings: Settings, level: str) -> dict[str, object]:
     from uvicorn.config import LOGGING_CONFIG
 
     from app.observability.json_logs import uvicorn_log_config
+    from app.observability.tracing import exporters_from_env
 
+    exporters_from_env()  # a wrong OTEL_* setting says so now, not in every worker
     if settings.metrics:
         from app.observability.multiproc import prepare_multiprocess_dir
 

@@ -16,7 +16,7 @@ import contextlib
 import logging
 import os
 from collections.abc import Callable
-from importlib.metadata import entry_points
+from importlib.metadata import EntryPoint, entry_points
 from typing import Any
 
 from opentelemetry import trace
@@ -45,25 +45,36 @@ def _exporter_names(raw: str) -> list[str]:
     return ["otlp_proto_http" if n == "otlp" else n for n in names]
 
 
-def configure_from_env() -> bool:
-    """Start tracing if the ``OTEL_*`` variables ask for it (once per process); whether it
-    is on. An exporter the SDK does not know stops the start with a clear error."""
-    if _tracer is not None:
-        return True
+def exporters_from_env() -> list[EntryPoint]:
+    """The span exporters ``OTEL_TRACES_EXPORTER`` names (none: tracing stays off); a name the
+    SDK does not know, or OTLP over another protocol than the one installed, is a
+    ``ValueError`` saying so (``coven serve`` checks this before it starts)."""
     names = _exporter_names(os.environ.get("OTEL_TRACES_EXPORTER", ""))
     if not names or os.environ.get("OTEL_SDK_DISABLED", "").lower() == "true":
+        return []
+    known = {e.name: e for e in entry_points(group=ENTRY_POINTS)}
+    for name in names:
+        if name not in known:
+            installed = ", ".join(sorted(known))
+            raise ValueError(f"OTEL_TRACES_EXPORTER: no exporter {name!r} (installed: {installed})")
+    return [known[name] for name in names]
+
+
+def configure_from_env() -> bool:
+    """Start tracing if the ``OTEL_*`` variables ask for it (once per process); whether it
+    is on."""
+    if _tracer is not None:
+        return True
+    exporters = exporters_from_env()
+    if not exporters:
         return False
     from opentelemetry.sdk.resources import Resource
     from opentelemetry.sdk.trace import TracerProvider
     from opentelemetry.sdk.trace.export import BatchSpanProcessor
 
-    known = {e.name: e for e in entry_points(group=ENTRY_POINTS)}
     provider = TracerProvider(resource=Resource.create())
-    for name in names:
-        if name not in known:
-            installed = ", ".join(sorted(known))
-            raise ValueError(f"OTEL_TRACES_EXPORTER: no exporter {name!r} (installed: {installed})")
-        provider.add_span_processor(BatchSpanProcessor(known[name].load()()))
+    for exporter in exporters:
+        provider.add_span_processor(BatchSpanProcessor(exporter.load()()))
     use(provider)
     return True
 

@@ -5,7 +5,10 @@ or a rejoin link — driven by a join, moves over a socket, bad requests."""
 from __future__ import annotations
 
 import json
+import os
 import random
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -15,6 +18,7 @@ import pytest
 
 from tests.server.coven_serve import CovenServe
 from tests.support.client import open_room
+from tests.support.server import ROOT, free_port
 
 GAME = "whirling-witchcraft"
 
@@ -116,3 +120,22 @@ async def test_json_lines_carry_ids_and_rooms_and_no_secret(json_server: CovenSe
     assert all(
         "WebSocket" in line["message"] or "connection" in line["message"] for line in sockets
     )
+
+
+def test_an_unknown_log_format_stops_coven_serve_clearly(tmp_path: Path) -> None:
+    env = {
+        **os.environ,
+        "COVEN_DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path / 'coven.db'}",
+        "COVEN_LOG_FORMAT": "xml",
+    }
+    done = subprocess.run(
+        [sys.executable, "-m", "app.cli", "serve", "--port", str(free_port())],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 2
+    assert done.stderr.startswith("coven serve: COVEN_LOG_FORMAT must be 'text' or 'json'")
+    assert "Traceback" not in done.stderr

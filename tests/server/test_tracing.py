@@ -7,7 +7,10 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import random
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -21,7 +24,7 @@ from app.observability import tracing
 from tests.server.conftest import sqlite_settings
 from tests.server.coven_serve import CovenServe, finished_log, start_bot_match
 from tests.support.client import open_room
-from tests.support.server import ThreadServer
+from tests.support.server import ROOT, ThreadServer, free_port
 
 
 @pytest.fixture
@@ -126,3 +129,34 @@ def test_otel_variables_turn_traces_on(tmp_path: Path) -> None:
     assert all(s["resource"]["attributes"]["service.name"] == "coven-trace-test" for s in printed)
     names = {s["name"] for s in printed}
     assert {"coven.move.apply", "coven.move.commit"} <= names
+
+
+@pytest.mark.parametrize(
+    ("variables", "said"),
+    [
+        ({"OTEL_TRACES_EXPORTER": "zipkin"}, "no exporter 'zipkin'"),
+        (
+            {"OTEL_TRACES_EXPORTER": "otlp", "OTEL_EXPORTER_OTLP_PROTOCOL": "grpc"},
+            "http/protobuf only",
+        ),
+    ],
+)
+def test_a_wrong_otel_setting_stops_coven_serve_clearly(
+    tmp_path: Path, variables: dict[str, str], said: str
+) -> None:
+    env = {
+        **os.environ,
+        "COVEN_DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path / 'coven.db'}",
+        **variables,
+    }
+    done = subprocess.run(
+        [sys.executable, "-m", "app.cli", "serve", "--port", str(free_port())],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 2
+    assert said in done.stderr and done.stderr.startswith("coven serve: ")
+    assert "Traceback" not in done.stderr
