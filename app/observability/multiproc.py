@@ -8,7 +8,10 @@ from __future__ import annotations
 import atexit
 import os
 import shutil
+import signal
 import tempfile
+import threading
+from types import FrameType
 
 MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"
 
@@ -24,4 +27,13 @@ def prepare_multiprocess_dir() -> str:
     made = tempfile.mkdtemp(prefix="coven-metrics-")
     os.environ[MULTIPROC_ENV] = made
     atexit.register(shutil.rmtree, made, True)
+    # uvicorn ends a SIGTERM'd server by raising SIGTERM again with the handler it found
+    # before it started: make that handler an exit that still runs the cleanup above.
+    main = threading.current_thread() is threading.main_thread()
+    if main and signal.getsignal(signal.SIGTERM) in (signal.SIG_DFL, None):
+        signal.signal(signal.SIGTERM, _exit)
     return made
+
+
+def _exit(signum: int, _: FrameType | None) -> None:
+    raise SystemExit(128 + signum)

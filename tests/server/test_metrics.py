@@ -244,3 +244,28 @@ async def test_coven_serve_workers_add_up_by_themselves(
         server.stop()
     made = [p for p in Path(tempfile.gettempdir()).glob("coven-metrics-*") if p.is_dir()]
     assert all(p.stat().st_mtime < server.started_at for p in made), made
+
+
+def test_the_directory_coven_serve_makes_goes_when_it_stops(tmp_path: Path) -> None:
+    """SIGTERM (what an orchestrator sends) stops ``coven serve`` and removes the metrics
+    directory it made for its run: nothing piles up in the temporary directory."""
+    server = CovenServe(
+        {
+            "COVEN_DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path / 'coven.db'}",
+            "COVEN_METRICS": "1",
+        },
+        tmp_path / "logs",
+    )
+
+    def made() -> list[Path]:
+        found = Path(tempfile.gettempdir()).glob("coven-metrics-*")
+        return [p for p in found if p.is_dir() and p.stat().st_mtime >= server.started_at - 1]
+
+    try:
+        server.start()
+        assert scrape(server.url, None).status_code == 200
+        assert len(made()) == 1
+    finally:
+        server.stop()
+    assert server.process is not None and server.process.returncode is not None
+    assert made() == []
