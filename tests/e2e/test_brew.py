@@ -18,6 +18,7 @@ import httpx
 import pytest
 
 from tests.e2e import in_view
+from tests.e2e.a11y import TableWatch
 from tests.e2e.players import (
     Player,
     assert_fits_the_screen,
@@ -32,7 +33,7 @@ pytestmark = pytest.mark.e2e
 
 ROOT = Path(__file__).resolve().parents[2]
 
-MATCH_SECONDS = 240  # about 1 minute on an idle machine; the slack is for a loaded one
+MATCH_SECONDS = 360  # about 1 minute on an idle machine; the slack is for a loaded one (and axe)
 
 # The clickable moves on the page right now (those of an open chooser or question first: a
 # question floats over the table, as a player answers it first), or why there are none.
@@ -298,6 +299,7 @@ def test_whole_brew_match_by_clicking(browser: Any, coven_server: str, artifacts
     over: set[str] = set()
     phone_heights: list[int] = []  # the phone's page whenever she is to move
     decisions = {player.name: 0 for player in players}
+    watch = TableWatch()  # issue 21: axe on every table state, the live region at every move
     while len(over) < len(players):
         assert time.monotonic() < deadline, "the match did not end in time"
         moved = False
@@ -308,12 +310,14 @@ def test_whole_brew_match_by_clicking(browser: Any, coven_server: str, artifacts
             # Issue 21, before any click: the laptop's own area in view, the phone's controls
             # uncovered, at every decision.
             decisions[player.name] += in_view.check_decision(player.page)
+            watch.step(player)
             info = step(player, rng)
             if info["state"] == "over":
                 over.add(player.name)
             if player is phone and info["state"] == "move":
                 phone_heights.append(phone.page.evaluate("document.documentElement.scrollHeight"))
             moved = moved or info["state"] == "move"
+        watch.step(spectator)
         if not moved:
             host.page.wait_for_timeout(20)
     # The phone's page stays under 2.5 screens through the whole match.
@@ -326,6 +330,9 @@ def test_whole_brew_match_by_clicking(browser: Any, coven_server: str, artifacts
     shot(phone, artifacts, "brew-end-phone-vi", full_page=False)
     assert_fits_the_screen(phone)
     shot(spectator, artifacts, "brew-end-spectator-es")
+    for player in everyone:
+        watch.step(player)
+    print(watch.done())
     assert {"bidding", "spectator"} <= moments, moments
 
     # The end screen ranks by the result's placings.

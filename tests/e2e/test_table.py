@@ -17,6 +17,7 @@ import httpx
 import pytest
 
 from tests.e2e import in_view
+from tests.e2e.a11y import TableWatch
 from tests.e2e.players import (
     Player,
     assert_fits_the_screen,
@@ -32,7 +33,7 @@ pytestmark = pytest.mark.e2e
 
 ROOT = Path(__file__).resolve().parents[2]
 
-MATCH_SECONDS = 300
+MATCH_SECONDS = 420  # (axe on each new table state: 33 states took 131 s on a loaded machine)
 PHONE_SCREEN = {"width": 375, "height": 812}
 
 
@@ -250,7 +251,12 @@ def test_whole_match_by_clicking(browser: Any, coven_server: str, artifacts: Pat
 
     decisions = {player.name: 0 for player in players}
 
+    watch = TableWatch()  # issue 21: axe on every table state, the live region at every move
+
     def before(player: Player) -> None:
+        watch.step(player)
+        if player is host:
+            watch.step(spectator)
         # Issue 21, before any click: the laptop players' own areas in view, the phone's
         # controls uncovered, at every decision.
         decisions[player.name] += in_view.check_decision(player.page)
@@ -316,6 +322,9 @@ def test_whole_match_by_clicking(browser: Any, coven_server: str, artifacts: Pat
     shot(friend, artifacts, "end-screen-phone-vi", full_page=False)
     assert_fits_the_screen(friend, ".flying-cauldron")
     shot(spectator, artifacts, "end-screen-spectator-es")
+    for player in everyone:
+        watch.step(player)
+    print(watch.done())
     winner_text = host.page.inner_text("[data-testid=winner]")
     assert winner_text.strip()
     assert spectator.page.locator("[data-testid=hand-card]").count() == 0
