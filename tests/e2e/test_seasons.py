@@ -14,11 +14,12 @@ from typing import Any
 import pytest
 
 from tests.e2e import in_view
+from tests.e2e.a11y import TableWatch
 from tests.e2e.players import Player, assert_fits_the_screen, click_pick, new_player, shot
 
 pytestmark = pytest.mark.e2e
 
-MATCH_SECONDS = 240
+MATCH_SECONDS = 360  # (axe on every new table state: tests/e2e/a11y.py)
 
 # The clickable moves on the page right now (those of an open chooser or question first: a
 # question floats over the table, as a player answers it first), or why there are none.
@@ -321,10 +322,13 @@ def test_whole_seasons_match_by_clicking(browser: Any, coven_server: str, artifa
 
     deadline = time.monotonic() + MATCH_SECONDS
     decisions = 0
+    watch = TableWatch()  # issue 21: axe on every table state, the live region at every move
     while True:
         assert time.monotonic() < deadline, f"the match did not end (seen {sorted(seen_kinds)})"
         look()
         decisions += in_view.check_decision(page)  # issue 21: her own area in view, unclicked
+        watch.step(host)
+        watch.step(spectator)
         info = step(host, rng)
         if info["state"] == "over":
             break
@@ -338,6 +342,9 @@ def test_whole_seasons_match_by_clicking(browser: Any, coven_server: str, artifa
         player.page.mouse.move(1, 1)
     shot(host, artifacts, "seasons-end")
     shot(spectator, artifacts, "seasons-end-spectator-es")
+    for player in everyone:
+        watch.step(player)
+    print(watch.done())
     assert {"libraries", "dice", "turn", "phone", "spectator"} <= moments, moments
     assert decisions, "no decision was checked"
     # The clicks went through every part of a turn.
