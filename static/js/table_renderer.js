@@ -44,6 +44,7 @@ export function tableRenderer(ctx, { selector, draw, drawn = null, stage, onStag
   // Every move and event in words, for a screen reader: the table log's lines of each message.
   const live = liveRegion(ctx.root);
   const tell = (event) => undoLine(ctx, event) || describe(event);
+  const myTurn = (message) => Boolean(message && message.legal && message.legal.length && !message.result);
 
   function show(message, isNew) {
     keepFocus(ctx.root, () => {
@@ -97,7 +98,12 @@ export function tableRenderer(ctx, { selector, draw, drawn = null, stage, onStag
             if (onStage) onStage();
           }
           if (onMessage) onMessage(message, previous);
-          if (!message.quiet) live.say(message.version, (message.events || []).map(tell).filter(Boolean));
+          if (!message.quiet) {
+            const lines = (message.events || []).map(tell).filter(Boolean);
+            // ... and that the seat's turn came (the moves panel is not live: it is redrawn).
+            if (myTurn(message) && !myTurn(previous) && ctx.t) lines.push(ctx.t("room.your_turn_title"));
+            live.say(message.version, lines);
+          }
         }
         show(message, isNew);
       },

@@ -164,7 +164,8 @@ class LiveRegion:
 
 # Every piece whose kind a colour tells (an ingredient cube or recipe slot, a drop of Witch's
 # Brew, a Seasons energy) says it without colour too: a symbol inside it (a cube, a slot, a drop),
-# or a shape of its own kind (an energy), and a name for a screen reader (its own, or its group's).
+# or a shape of its own kind (an energy, a seat's presence dot), and a name for a screen reader
+# (its own, or its group's).
 SYMBOLS_JS = """
 () => {
   const bad = [];
@@ -185,8 +186,17 @@ SYMBOLS_JS = """
     const glyph = getComputedStyle(e, '::after').content;
     if (!glyph || ['none', 'normal', '""'].includes(glyph)) bad.push(`${e.className}: no symbol`);
   }
+  // A seat's presence dot (connected, away, a bot): a shape of its own too.
+  for (const e of document.querySelectorAll(':is(#table, #seats) .dot:is(.on, .off, .bot)')) {
+    if (e.offsetParent === null) continue;
+    const style = getComputedStyle(e);
+    const shape = [style.borderRadius, style.backgroundColor === 'rgba(0, 0, 0, 0)'].join(' ');
+    const kinds = shapes.get(shape) || new Set();
+    kinds.add([...e.classList].find((c) => ['on', 'off', 'bot'].includes(c)));
+    shapes.set(shape, kinds);
+  }
   for (const [shape, kinds] of shapes) {
-    if (kinds.size > 1) bad.push(`energies ${[...kinds]} share one shape (${shape})`);
+    if (kinds.size > 1) bad.push(`${[...kinds]} share one shape (${shape})`);
   }
   return [...new Set(bad)].slice(0, 8);
 }

@@ -6,7 +6,8 @@ as the whole-match tests do (their ``PICK_JS``, ``MARK_JS`` and ``choose``: only
 table drew from ``legal``), then moves the focus to it with Tab or Shift+Tab alone — failing if
 it is not reached within ``MAX_PRESSES`` — and presses Enter. No mouse, no click, no ``focus()``.
 Her browser asks for reduced motion: before each decision no CSS animation or transition runs
-and no script-driven one either (``document.getAnimations()``).
+and no script-driven one either (``document.getAnimations()``). The table's live region tells
+her each new event and that her turn came.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ import pytest
 from tests.e2e import test_brew as brew
 from tests.e2e import test_seasons as seasons
 from tests.e2e import test_table as ww
+from tests.e2e.a11y import LiveRegion
 from tests.e2e.api_rooms import HostedRoom
 from tests.e2e.players import Player, new_player, shot
 
@@ -109,6 +111,7 @@ def test_a_whole_match_with_the_keyboard_alone(
 
     deadline = time.monotonic() + MATCH_SECONDS
     moves, presses, kinds = 0, 0, set()
+    live, turns_told = LiveRegion(), 0
     while True:
         assert time.monotonic() < deadline, f"the match did not end ({moves} moves)"
         info: dict[str, Any] = page.evaluate(pick_js)
@@ -117,6 +120,9 @@ def test_a_whole_match_with_the_keyboard_alone(
         if info["state"] != "move":
             page.wait_for_timeout(20)
             continue
+        # What a screen reader hears: each new event, and that her turn came.
+        live.check(page)
+        turns_told += "Your turn" in (page.text_content("[data-testid=table-live]") or "")
         # Reduced motion: nothing on the page moves by itself.
         assert page.evaluate(MOVING_JS) == [], "motion despite prefers-reduced-motion"
         index = choose(info, rng)
@@ -133,6 +139,7 @@ def test_a_whole_match_with_the_keyboard_alone(
     assert page.evaluate(MOVING_JS) == [], "motion despite prefers-reduced-motion"
     print(f"{game}: {moves} moves by keyboard, {presses} Tab presses, kinds {sorted(kinds)}")
     assert moves >= 5, moves
+    assert live.changes and turns_told, (live.changes, turns_told)
     assert ana.errors == [], ana.errors
     page.context.close()
     room.close()
