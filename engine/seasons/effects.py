@@ -139,3 +139,19 @@ def effect(num: int) -> Any:
 
 def effect_of(card: int) -> Effect:
     return EFFECTS.get(card, NO_EFFECT)
+
+
+_HOOKED: dict[tuple[str, int], frozenset[int]] = {}
+
+
+def cards_with(hook: str) -> frozenset[int]:
+    """The cards whose effect has its own ``hook`` (the others' does nothing): a loop over the
+    cards in play may skip the rest. Worked out once for the registry as it stands."""
+    key = (hook, len(EFFECTS))
+    found = _HOOKED.get(key)
+    if found is None:
+        default = getattr(Effect, hook)
+        found = _HOOKED[key] = frozenset(
+            num for num, e in EFFECTS.items() if getattr(type(e), hook) is not default
+        )
+    return found

@@ -15,7 +15,7 @@ from typing import Any
 
 from engine.protocol import Action, Event
 from engine.seasons.cards import CARD, ENERGIES, ENERGY_INDEX
-from engine.seasons.effects import Entry, effect_of
+from engine.seasons.effects import Entry, cards_with, effect_of
 from engine.seasons.state import InPlay, State, energy_dict
 from engine.seasons.table import (
     amulet_pool,
@@ -31,17 +31,23 @@ from engine.seasons.table import (
 def toll(state: State, seat: int) -> list[tuple[int, int]]:
     """(owner, crystals) the summoner owes opponents' cards before summoning from hand."""
     owed: list[tuple[int, int]] = []
+    tolls = cards_with("summon_toll")
+    seats = state.seats_to_read()
     for other in opponents(state, seat):
-        for entry in state.seats[other].in_play:
-            n = effect_of(entry.card).summon_toll(state, other, entry, seat)
-            if n:
-                owed.append((other, n))
+        for entry in seats[other].in_play:
+            if entry.card in tolls:
+                n = effect_of(entry.card).summon_toll(state, other, entry, seat)
+                if n:
+                    owed.append((other, n))
     return owed
 
 
 def _reductions(state: State, seat: int) -> int:
+    cuts = cards_with("cost_reductions")
     return sum(
-        effect_of(e.card).cost_reductions(state, seat, e) for e in state.seats[seat].in_play
+        effect_of(e.card).cost_reductions(state, seat, e)
+        for e in state.seats_to_read()[seat].in_play
+        if e.card in cuts
     )
 
 

@@ -10,7 +10,7 @@ from engine.protocol import Event, private
 from engine.rng import Rng
 from engine.seasons import readings
 from engine.seasons.cards import CARD, ENERGIES
-from engine.seasons.effects import effect_of
+from engine.seasons.effects import cards_with, effect_of
 from engine.seasons.state import InPlay, Player, State, energy_dict
 
 
@@ -135,8 +135,11 @@ def token_value(state: State, seat: int, energy: int, bonus: int = 0) -> int:
 
 
 def transmute_extra(state: State, seat: int) -> int:
+    bonuses = cards_with("transmute_bonus")
     return sum(
-        effect_of(e.card).transmute_bonus(state, seat, e) for e in state.seats[seat].in_play
+        effect_of(e.card).transmute_bonus(state, seat, e)
+        for e in state.seats_to_read()[seat].in_play
+        if e.card in bonuses
     )
 
 
