@@ -9,6 +9,11 @@ time split between ``legal_actions`` and ``apply``. One process, one core.
 e.g. ``git worktree add /tmp/base HEAD~3``): two worker processes, one per engine, run the same
 matches by turns in short slices (``--slices``), so that the load of a shared machine falls on
 both alike; each line then gives both figures and their ratio (``speedup``: this one / DIR's).
+
+``--matches N`` plays N seeded matches of each setup flat out, untimed, and prints the number of
+actions: for a count of CPU instructions that no load on the machine changes, e.g.
+``valgrind --tool=cachegrind --cache-sim=no .venv/bin/python benchmarks/engine.py --game seasons
+--players 4 --matches 6`` minus the same with ``--matches 0`` (the imports), per action.
 """
 
 from __future__ import annotations
@@ -53,6 +58,21 @@ def play(
             actions += 1
         matches += 1
     return {"matches": matches, "actions": actions, "legal": legal_time, "apply": apply_time}
+
+
+def count(game: Game, players: int, matches: int, options: dict[str, Any] | None) -> int:
+    """The actions of ``matches`` seeded random matches (the loop of ``play``, untimed)."""
+    actions = 0
+    for seed in range(1, matches + 1):
+        pick = random.Random(seed)
+        state = game.setup(players, seed, options)
+        while game.result(state) is None:
+            owing = sorted(game.to_move(state))
+            seat = owing[pick.randrange(len(owing))]
+            legal = game.legal_actions(state, seat)
+            state = game.apply(state, seat, legal[pick.randrange(len(legal))]).state
+            actions += 1
+    return actions
 
 
 def figures(raw: dict[str, Any]) -> dict[str, Any]:
@@ -182,6 +202,7 @@ def main() -> None:
         help="another checkout whose engine to measure against this one",
     )
     parser.add_argument("--slices", type=int, default=10, help="turns per engine with --compare")
+    parser.add_argument("--matches", type=int, default=None, help="N matches, untimed")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--root", default=str(HERE), help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -191,6 +212,10 @@ def main() -> None:
         worker()
     elif args.compare:
         compare(args)
+    elif args.matches is not None:
+        for game, options, players in setups(args.game, args.players):
+            actions = count(game, players, args.matches, options)
+            print(json.dumps({"game": game.id, "players": players, "actions": actions}))
     else:
         for game, options, players in setups(args.game, args.players):
             print(json.dumps(measure(game, players, args.seconds, options)), flush=True)
