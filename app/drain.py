@@ -90,6 +90,7 @@ class Drain:
             if self._task is not None:
                 self._hand_over(sig, frame)  # a second SIGTERM: stop now
                 return
+            self.begin()  # not ready from the next request on (a flag: safe in a handler)
             loop.call_soon_threadsafe(self._start, sig, frame)
 
         self._previous = signal.signal(signal.SIGTERM, on_term)
