@@ -21,8 +21,10 @@ alone until the match moves (no loop, however the refusal came about).
 A bot's answer time says nothing of its seat (``app.rooms.pacing``): from the moment the runner
 first sees the version at which the bots owe, each decides (searches cut by a deadline), then
 all wait until the slowest due level's answer moment and commit in seat order — forced answers
-and ``random`` too. Only then is the table looked at again: if it moved meanwhile (a player
-took her seat back, another worker committed) the decisions are dropped and made afresh.
+and ``random`` too. Only then is the table looked at again: if the match moved meanwhile
+(another worker committed) the decisions are dropped and made afresh; if only the room changed
+(a player took her seat back, a socket came) the seats still due answer with the decisions
+already made at that version, from the same start.
 """
 
 from __future__ import annotations
@@ -88,6 +90,9 @@ class BotRunner:
         # Per room: the match version its bots owe decisions at, and when the runner first
         # saw it (``pacing.now``): the start of every due bot's answer time.
         self._owed: dict[str, tuple[int, float]] = {}
+        # Per room: the decisions made at that version, by (seat, level), so that a second
+        # look at an unchanged version (the room changed, not the match) does not think again.
+        self._decided: dict[str, tuple[int, dict[tuple[int, str], Action | None]]] = {}
         self.sweep_seconds = settings.sweep_seconds
         self._tasks: dict[str, asyncio.Task[None]] = {}
         self._wake: dict[str, asyncio.Event] = {}
@@ -217,6 +222,7 @@ class BotRunner:
                 del self._tasks[code]
                 self._wake.pop(code, None)
                 self._owed.pop(code, None)
+                self._decided.pop(code, None)
 
     async def _play_once(self, code: str) -> float | None:
         """Play what is owed now; return how long to wait before looking again (``None``:
@@ -273,9 +279,16 @@ class BotRunner:
                 owed = self._owed[code] = (table.version, pacing.now())
             started = owed[1]
             answer_at = self.pace.answer_at(started, [level for _, level in due])
-            actions = await asyncio.gather(
-                *(self._think(code, table, seat, level, started) for seat, level in due)
+            decided = self._decided.get(code)
+            if decided is None or decided[0] != table.version:
+                decided = self._decided[code] = (table.version, {})
+            made = decided[1]
+            todo = [(seat, level) for seat, level in due if (seat, level) not in made]
+            thought = await asyncio.gather(
+                *(self._think(code, table, seat, level, started) for seat, level in todo)
             )
+            made.update(zip(todo, thought, strict=True))
+            actions = [made[(seat, level)] for seat, level in due]
             late_by = pacing.now() - answer_at
             if late_by < 0:
                 await asyncio.sleep(-late_by)
