@@ -71,6 +71,9 @@ def coven_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         **os.environ,
         "COVEN_DATABASE_URL": f"sqlite+aiosqlite:///{db}",
         "COVEN_BOT_DELAY": "0.05",
+        # Bot answers are paced to a share of this (app/rooms/pacing.py): short, so that whole
+        # matches of greedy bots end quickly (0.05 s + 0.05 s a greedy answer).
+        "COVEN_BOT_BUDGET_MS": "100",
         "COVEN_SWEEP_SECONDS": "1",
         # No balancer to wait for at the end: stop without the drain's pause (app/drain.py).
         "COVEN_DRAIN_SECONDS": "0",
