@@ -39,7 +39,7 @@ from tests.support.server import ThreadServer
 BUDGET_MS = 400  # small enough that many answers fit in a few seconds
 DELAY = 0.05  # as a room's bot_delay: each answer has a state message of its own
 ROOMS = 6
-SECONDS = 12.0
+SECONDS = 10.0
 # Per level and class (the secret one way or the other), for the test to mean anything.
 MIN_SAMPLES = 8
 SAME = 0.001  # the KS p-value above which two sets of answer times are not told apart
