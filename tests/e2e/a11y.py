@@ -233,5 +233,5 @@ class TableWatch:
         assert all(told.values()), f"a live region never spoke: {told}"
         return (
             f"axe: {len(self.states.seen)} table states in {self.states.seconds:.0f} s;"
-            f" live region changes {told}"
+            f" live region changes {told}; lesser violations {sorted(self.states.moderate)}"
         )

@@ -56,7 +56,8 @@ def visit(player: Player, url: str, ready: str) -> None:
 
 def check(player: Player, where: str, checked: list[str]) -> None:
     page = player.page
-    assert_accessible(page, where)
+    for lesser in assert_accessible(page, where):
+        print(f"{where}: {lesser['id']} ({lesser['impact']}): {lesser['help']}")
     headings = page.evaluate(
         "[...document.querySelectorAll('h1')]"
         ".filter((h) => h.textContent.trim() && h.getClientRects().length).length"
