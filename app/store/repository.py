@@ -374,12 +374,7 @@ class Repository:
                     # FOR UPDATE: a start waits for this seat (and counts it), or this join
                     # waits for the start and finds the room no longer open (PostgreSQL;
                     # SQLite writes one at a time anyway).
-                    status = (
-                        await session.execute(
-                            select(RoomRow.status).where(RoomRow.id == room.id).with_for_update()
-                        )
-                    ).scalar_one()
-                    if status != "open":
+                    if not await _still_open(session, room.id):
                         return None
                     taken = set(
                         (
@@ -416,12 +411,7 @@ class Repository:
         (the lowest free seat first) or the start closes it up (``start_match``)."""
         async with self._write() as session:
             # FOR UPDATE: a start either counts this seat or sees it gone, never half.
-            status = (
-                await session.execute(
-                    select(RoomRow.status).where(RoomRow.id == room.id).with_for_update()
-                )
-            ).scalar_one()
-            if status != "open":
+            if not await _still_open(session, room.id):
                 return False
             gone = await session.execute(
                 delete(SeatRow).where(SeatRow.room_id == room.id, SeatRow.seat == seat)
@@ -432,12 +422,7 @@ class Repository:
         """Exchange two seats of an open room (either may be empty); ``False`` when the room
         has started."""
         async with self._write() as session:
-            status = (
-                await session.execute(
-                    select(RoomRow.status).where(RoomRow.id == room.id).with_for_update()
-                )
-            ).scalar_one()
-            if status != "open":
+            if not await _still_open(session, room.id):
                 return False
             # Through a number no seat uses, so (room, seat) stays unique at every statement.
             for old, new in ((one, -1), (other, one), (-1, other)):
@@ -458,12 +443,7 @@ class Repository:
         """``seat``'s part of the seed, before the start; ``False`` once the room has started
         or the seat is empty."""
         async with self._write() as session:
-            status = (
-                await session.execute(
-                    select(RoomRow.status).where(RoomRow.id == room.id).with_for_update()
-                )
-            ).scalar_one()
-            if status != "open":
+            if not await _still_open(session, room.id):
                 return False
             done = await session.execute(
                 update(SeatRow)
@@ -906,3 +886,13 @@ class Repository:
     async def count_rooms(self) -> int:
         async with self.readers() as session:
             return int((await session.execute(select(func.count(RoomRow.id)))).scalar_one())
+
+
+async def _still_open(session: AsyncSession, room_id: int) -> bool:
+    """Whether the room is still open, its row locked until the transaction ends (FOR UPDATE:
+    a start either counts what this transaction changes in its seats, or this transaction finds
+    the room started)."""
+    status = (
+        await session.execute(select(RoomRow.status).where(RoomRow.id == room_id).with_for_update())
+    ).scalar_one()
+    return bool(status == "open")

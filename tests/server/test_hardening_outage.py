@@ -21,7 +21,7 @@ import pytest
 
 from tests.server.conftest import PG_URL
 from tests.support.client import Client, open_room
-from tests.support.server import ProcessServer, ThreadServer, free_port
+from tests.support.server import ProcessServer, ThreadServer, free_port, two_process_servers
 from tests.support.table import play_to_end
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis]
@@ -94,14 +94,8 @@ def two_workers(
         "COVEN_BOT_DELAY": "0",
         "COVEN_MIGRATE_ON_START": "0",
     }
-    a, b = ProcessServer(env), ProcessServer(env)
-    try:
-        a.start()
-        b.start()
-        yield a, b
-    finally:
-        a.stop()
-        b.stop()
+    with two_process_servers(env) as pair:
+        yield pair
 
 
 async def test_redis_stopped_and_restarted_mid_match(

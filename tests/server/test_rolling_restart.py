@@ -37,7 +37,7 @@ from websockets.typing import Subprotocol
 
 from tests.server.conftest import PG_URL
 from tests.support.client import open_room
-from tests.support.server import ProcessServer
+from tests.support.server import ProcessServer, two_process_servers
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis]
 
@@ -239,14 +239,8 @@ def workers(pg_schema: str, redis_url: str) -> Iterator[tuple[ProcessServer, Pro
         "COVEN_MIGRATE_ON_START": "0",
         "COVEN_DRAIN_SECONDS": str(DRAIN_SECONDS),
     }
-    a, b = ProcessServer(env), ProcessServer(env)
-    try:
-        a.start()
-        b.start()
-        yield a, b
-    finally:
-        a.stop()
-        b.stop()
+    with two_process_servers(env) as pair:
+        yield pair
 
 
 async def _room(url: str, game: str, options: dict[str, Any]) -> tuple[str, list[str]]:
