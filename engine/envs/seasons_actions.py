@@ -5,8 +5,9 @@ A card in play is named in the game's actions by the id it got when it entered p
 and ``sacrifice`` in an activation), a number that grows through the match; here it is replaced
 by the card's position in the acting seat's row of cards in play (0 … 14, the gauge's maximum),
 read from that seat's own view (:func:`normalize`). Everything else is catalog data as is.
-Summons come from the game's own generators (``summoning._reduced``, ``table.splits``): every
-cost choice, every Hand of Fortune reduction and every amulet share of every card.
+Summons come from the game's own generators (``summoning.reduced_costs``, ``table.splits``,
+``summoning.summon_action``): every cost choice, every Hand of Fortune reduction and every
+amulet share of every card.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from engine.seasons.bonus import BONUSES
 from engine.seasons.cards import CARD, ENERGIES
 from engine.seasons.effects import Effect, effect_of
 from engine.seasons.options import SeasonsOptions
-from engine.seasons.summoning import _reduced
+from engine.seasons.summoning import reduced_costs, summon_action
 from engine.seasons.table import splits
 
 POSITIONS = range(readings.GAUGE_MAX)  # a seat has at most 15 cards in play
@@ -51,14 +52,9 @@ def _summons(card: int, players: int, edition: int) -> list[Action]:
     out: list[Action] = []
     for extra, energy in choices:
         for count in range(MOST_REDUCTIONS + 1):
-            for need, reduce in _reduced(list(energy), count):
+            for need, reduce in reduced_costs(list(energy), count):
                 for amulet in splits(need, need, need):
-                    action: Action = {"type": "summon", "card": card, **extra}
-                    if reduce:
-                        action["reduce"] = reduce
-                    if any(amulet):
-                        action["amulet"] = {ENERGIES[k]: n for k, n in enumerate(amulet) if n}
-                    out.append(action)
+                    out.append(summon_action(card, extra, reduce, amulet))
     return out
 
 

@@ -51,7 +51,7 @@ def _reductions(state: State, seat: int) -> int:
     )
 
 
-def _reduced(energy: list[int], count: int) -> list[tuple[list[int], list[str]]]:
+def reduced_costs(energy: list[int], count: int) -> list[tuple[list[int], list[str]]]:
     """Every way to take ``count`` tokens off ``energy``, keeping at least 1 token (#20)."""
     count = min(count, max(0, sum(energy) - 1))
     if count == 0:
@@ -93,15 +93,21 @@ def summon_options(
     choices = choices or [({}, list(printed.energy))]
     out: list[Action] = []
     for extra, energy in choices:
-        for need, reduce in _reduced(list(energy), cuts):
+        for need, reduce in reduced_costs(list(energy), cuts):
             for amulet in splits(need, player.energy, pool):
-                action: Action = {"type": "summon", "card": card, **extra}
-                if reduce:
-                    action["reduce"] = reduce
-                if any(amulet):
-                    action["amulet"] = {ENERGIES[k]: n for k, n in enumerate(amulet) if n}
-                out.append(action)
+                out.append(summon_action(card, extra, reduce, amulet))
     return out
+
+
+def summon_action(card: int, extra: dict[str, Any], reduce: list[str], amulet: list[int]) -> Action:
+    """One way to summon ``card``: its cost choice's fields (``extra``), the energies Hands of
+    Fortune take off (``reduce``) and the tokens paid from amulets (``amulet``, per energy)."""
+    action: Action = {"type": "summon", "card": card, **extra}
+    if reduce:
+        action["reduce"] = reduce
+    if any(amulet):
+        action["amulet"] = {ENERGIES[k]: n for k, n in enumerate(amulet) if n}
+    return action
 
 
 def summon(state: State, seat: int, action: Action, events: list[Event]) -> None:
@@ -123,9 +129,16 @@ def summon(state: State, seat: int, action: Action, events: list[Event]) -> None
     spend(player, [energy[k] - amulet[k] for k in range(4)], amulet)
     player.crystals -= printed.crystals
     player.hand.remove(card)
-    events.append({"type": "card_summoned", "seat": seat, "card": card,
-                   "energy": energy_dict(energy), "crystals": printed.crystals,
-                   "id": state.next_id})
+    events.append(
+        {
+            "type": "card_summoned",
+            "seat": seat,
+            "card": card,
+            "energy": energy_dict(energy),
+            "crystals": printed.crystals,
+            "id": state.next_id,
+        }
+    )
     # Triggers look at the cards in play before this one enters [SOURCE: BGA].
     for entry in list(player.in_play):
         if player.entry(entry.id) is not None:
@@ -143,8 +156,9 @@ def put_into_play(state: State, seat: int, card: int, events: list[Event], why: 
     on-entry effect resolves; it is not "summoned" (no #6, #30, #33) [RULEBOOK; CONFIRMED]."""
     entry = new_entry(state, card)
     state.seats[seat].in_play.append(entry)
-    events.append({"type": "card_put_into_play", "seat": seat, "card": card, "id": entry.id,
-                   "why": why})
+    events.append(
+        {"type": "card_put_into_play", "seat": seat, "card": card, "id": entry.id, "why": why}
+    )
     effect_of(card).on_entry(state, seat, entry, Entry(True), events)
     return entry
 
@@ -166,8 +180,9 @@ def activate(state: State, seat: int, action: Action, events: list[Event]) -> No
     assert entry is not None
     entry.used = True
     choice: dict[str, Any] = {k: v for k, v in action.items() if k not in ("type", "slot")}
-    events.append({"type": "card_activated", "seat": seat, "id": entry.id, "card": entry.card,
-                   **choice})
+    events.append(
+        {"type": "card_activated", "seat": seat, "id": entry.id, "card": entry.card, **choice}
+    )
     for other in opponents(state, seat):
         for e in list(state.seats[other].in_play):
             effect_of(e.card).on_opponent_activation(state, other, e, seat, events)

@@ -100,3 +100,25 @@ async def finished_log(url: str, code: str, timeout: float = 120) -> dict[str, A
                 return log
             assert time.monotonic() < deadline, f"room {code} did not finish: {log['version']}"
             await asyncio.sleep(0.2)
+
+
+def refused_start(tmp_path: Path, variables: dict[str, str]) -> str:
+    """Start ``coven serve`` on a fresh SQLite file with ``variables`` that it must refuse:
+    it exits 2 with a one-line reason and no traceback; the reason (stderr) is returned."""
+    env = {
+        **os.environ,
+        "COVEN_DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path / 'coven.db'}",
+        **variables,
+    }
+    done = subprocess.run(
+        [sys.executable, "-m", "app.cli", "serve", "--port", str(free_port())],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 2, (done.returncode, done.stderr[-2000:])
+    assert done.stderr.startswith("coven serve: "), done.stderr[-2000:]
+    assert "Traceback" not in done.stderr
+    return done.stderr

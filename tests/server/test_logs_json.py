@@ -5,10 +5,7 @@ or a rejoin link — driven by a join, moves over a socket, bad requests."""
 from __future__ import annotations
 
 import json
-import os
 import random
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -16,9 +13,8 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.server.coven_serve import CovenServe
+from tests.server.coven_serve import CovenServe, refused_start
 from tests.support.client import open_room
-from tests.support.server import ROOT, free_port
 
 GAME = "whirling-witchcraft"
 
@@ -123,19 +119,5 @@ async def test_json_lines_carry_ids_and_rooms_and_no_secret(json_server: CovenSe
 
 
 def test_an_unknown_log_format_stops_coven_serve_clearly(tmp_path: Path) -> None:
-    env = {
-        **os.environ,
-        "COVEN_DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path / 'coven.db'}",
-        "COVEN_LOG_FORMAT": "xml",
-    }
-    done = subprocess.run(
-        [sys.executable, "-m", "app.cli", "serve", "--port", str(free_port())],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert done.returncode == 2
-    assert done.stderr.startswith("coven serve: COVEN_LOG_FORMAT must be 'text' or 'json'")
-    assert "Traceback" not in done.stderr
+    said = refused_start(tmp_path, {"COVEN_LOG_FORMAT": "xml"})
+    assert said.startswith("coven serve: COVEN_LOG_FORMAT must be 'text' or 'json'")
