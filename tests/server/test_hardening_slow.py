@@ -18,6 +18,7 @@ async def test_a_spectator_that_stops_reading_never_delays_the_room(tmp_path: Pa
         tmp_path,
         chat_max_chars=LINE,
         chat_burst=1_000_000,
+        chat_seat_burst=1_000_000,
         chat_client_burst=1_000_000,
         ws_send_queue=64,
     )
@@ -65,7 +66,9 @@ async def test_a_spectator_that_stops_reading_never_delays_the_room(tmp_path: Pa
 async def test_a_dropped_reader_reconnects_and_resyncs(tmp_path: Path) -> None:
     """The socket that was dropped for falling behind comes back like any reconnect: the full
     state and recent chat."""
-    settings = sqlite_with(tmp_path, chat_burst=1_000_000, chat_client_burst=1_000_000)
+    settings = sqlite_with(
+        tmp_path, chat_burst=1_000_000, chat_seat_burst=1_000_000, chat_client_burst=1_000_000
+    )
     with ThreadServer(settings) as server:
         code, (a, b) = await open_room(server.url, "test-guess", ["A", "B"])
         await a.connect(code)
