@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 from typing import Annotated
 
-from fastapi import APIRouter, Depends
+from fastapi import APIRouter, Depends, Query
 from fastapi.responses import Response
 
 from app import wire
@@ -279,8 +279,15 @@ async def submit_action(
 
 
 @router.get("/api/rooms/{code}/log", response_model=MatchLog, tags=["room"])
-async def get_log(code: Code, coven: ServicesDep) -> MatchLog:
-    return MatchLog.model_validate(await coven.service.log(code))
+async def get_log(
+    code: Code,
+    coven: ServicesDep,
+    since: Annotated[
+        int | None,
+        Query(ge=0, description="only the events after this version, and no replay record"),
+    ] = None,
+) -> MatchLog:
+    return MatchLog.model_validate(await coven.service.log(code, since))
 
 
 @router.get("/api/rooms/{code}/replay", response_model=ReplayTimeline, tags=["room"])

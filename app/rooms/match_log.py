@@ -1,5 +1,8 @@
 """A match's log (``GET /api/rooms/{code}/log``): its public events by version and, once it
-is over, the record a replay is rebuilt from (seed, options, seats, every action)."""
+is over, the record a replay is rebuilt from (seed, options, seats, every action).
+
+``since``: only what came after that version (a client that missed a few versions reads those
+actions, not the whole match), and no replay record."""
 
 from __future__ import annotations
 
@@ -10,7 +13,9 @@ from app.store.repository import Repository, RoomRecord
 from engine.protocol import public_events
 
 
-async def match_log(repo: Repository, room: RoomRecord) -> dict[str, Any]:
+async def match_log(
+    repo: Repository, room: RoomRecord, since: int | None = None
+) -> dict[str, Any]:
     match = await repo.match(room.id)
     if match is None:
         return {
@@ -22,10 +27,13 @@ async def match_log(repo: Repository, room: RoomRecord) -> dict[str, Any]:
         }
     # One snapshot: the match row was read first, so only actions up to its version
     # belong to it (moves committed since are the next log's).
-    actions = [a for a in await repo.actions(match.id) if a.version <= match.version]
+    if since is None:
+        actions = [a for a in await repo.actions(match.id) if a.version <= match.version]
+    else:
+        actions = await repo.actions_between(match.id, since, match.version)
     events = [{"version": a.version, **event} for a in actions for event in public_events(a.events)]
     replay = None
-    if match.finished:
+    if match.finished and since is None:
         replay = {
             "game": match.game_id,
             "rules_version": match.rules_version or "1",

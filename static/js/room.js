@@ -547,7 +547,8 @@ function renderLog() {
 // catching-up `state` message (`alreadyHave`), so those are not logged twice.
 async function fillLog(fromVersion, toVersion, alreadyHave = []) {
   try {
-    const log = await api("GET", `/api/rooms/${encodeURIComponent(code)}/log`);
+    // Only what was missed: the actions after the version this page had.
+    const log = await api("GET", `/api/rooms/${encodeURIComponent(code)}/log?since=${Math.max(0, fromVersion)}`);
     const missed = log.events.filter((e) => e.version > fromVersion && e.version < toVersion);
     const have = new Map();
     for (const event of alreadyHave) {
