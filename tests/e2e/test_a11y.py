@@ -67,6 +67,18 @@ def check(player: Player, where: str, checked: list[str]) -> None:
     checked.append(where)
 
 
+# The pages a first-time visitor can open without a room: (path, ready when, what it is).
+READY = "body[data-ready='1']"
+VISITOR_PAGES = [
+    ("/", f"{READY} [data-testid=create-room]", "the lobby and its create form"),
+    ("/tables", READY, "My tables (nothing yet)"),
+    ("/profile", READY, "the profile page of a new visitor"),
+    ("/device", READY, "a device link without its code"),
+    ("/c", READY, "a circle invite without its code"),
+    ("/r/Nothing123", "main", "a missing room"),
+]
+
+
 def keep_profile(player: Player, url: str) -> str:
     made = player.page.context.request.post(
         f"{url}/api/profile", data={"name": player.name}, headers={"Origin": url}
@@ -87,18 +99,9 @@ def test_every_page_has_no_serious_violation(
     visitor = new_player(browser, "visitor", viewport=SCREENS[screen], **extra)
     checked: list[str] = []
 
-    visit(visitor, f"{url}/", "body[data-ready='1'] [data-testid=create-room]")
-    check(visitor, "the lobby and its create form", checked)
-    visit(visitor, f"{url}/tables", "body[data-ready='1']")
-    check(visitor, "My tables (nothing yet)", checked)
-    visit(visitor, f"{url}/profile", "body[data-ready='1']")
-    check(visitor, "the profile page of a new visitor", checked)
-    visit(visitor, f"{url}/device", "body[data-ready='1']")
-    check(visitor, "a device link without its code", checked)
-    visit(visitor, f"{url}/c", "body[data-ready='1']")
-    check(visitor, "a circle invite without its code", checked)
-    visit(visitor, f"{url}/r/Nothing123", "main")
-    check(visitor, "a missing room", checked)
+    for path, ready, what in VISITOR_PAGES:
+        visit(visitor, f"{url}{path}", ready)
+        check(visitor, what, checked)
     for game in GAMES:
         visit(visitor, f"{url}/rules/{game}", "#rules-page[data-ready='1']")
         wait_until(visitor.page, "document.querySelector('main').textContent.length > 2000")

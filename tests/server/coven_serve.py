@@ -65,13 +65,18 @@ class CovenServe:
         return self.stderr_path.read_text(errors="replace")
 
 
-async def start_bot_match(url: str, game: str = "whirling-witchcraft", bots: int = 2) -> str:
+async def start_bot_match(
+    url: str,
+    game: str = "whirling-witchcraft",
+    bots: int = 2,
+    options: dict[str, Any] | None = None,
+) -> str:
     """A room whose every seat a ``random`` bot plays: the host adds ``bots`` bots, starts,
     and hands her own (never connected) seat to a bot too. Returns the room code."""
     async with httpx.AsyncClient(base_url=url, timeout=30) as http:
         created = await http.post(
             "/api/rooms",
-            json={"game": game, "name": "Host", "visibility": "private", "options": {}},
+            json={"game": game, "name": "Host", "visibility": "private", "options": options or {}},
         )
         assert created.status_code == 201, created.text
         code: str = created.json()["room"]["code"]

@@ -4,15 +4,13 @@ after the version it had — the same events the whole log holds for them — an
 from __future__ import annotations
 
 import dataclasses
-import time
 from collections.abc import Iterator
-from typing import Any
 
 import httpx
 import pytest
 
 from app.settings import Settings
-from tests.support.client import open_room
+from tests.server.coven_serve import finished_log, start_bot_match
 from tests.support.server import ThreadServer
 
 
@@ -22,30 +20,13 @@ def quick_bots(settings: Settings) -> Iterator[ThreadServer]:
         yield running
 
 
-async def _finished_log(http: httpx.AsyncClient, code: str) -> dict[str, Any]:
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        log: dict[str, Any] = (await http.get(f"/api/rooms/{code}/log")).json()
-        if log["finished"]:
-            return log
-    raise AssertionError("the bots did not finish")
-
-
 async def test_the_log_since_a_version_holds_only_what_came_after(quick_bots: ThreadServer) -> None:
-    server = quick_bots
-    code, (host,) = await open_room(
-        server.url, "test-guess", ["A"], options={"rounds": 6}, visibility="private"
-    )
-    for _ in range(2):
-        added = await host.http.post(f"/api/rooms/{code}/bots", json={"level": "random"})
-        assert added.status_code == 200, added.text
-    assert (await host.http.post(f"/api/rooms/{code}/start")).status_code == 200
-    handed = await host.http.post(f"/api/rooms/{code}/bots", json={"level": "random", "seat": 0})
-    assert handed.status_code == 200, handed.text
-    async with httpx.AsyncClient(base_url=server.url, timeout=20) as http:
-        whole = await _finished_log(http, code)
-        last = whole["version"]
-        assert last > 3 and whole["replay"] is not None
+    url = quick_bots.url
+    code = await start_bot_match(url, "test-guess", bots=2, options={"rounds": 6})
+    whole = await finished_log(url, code, timeout=60)
+    last = whole["version"]
+    assert last > 3 and whole["replay"] is not None
+    async with httpx.AsyncClient(base_url=url, timeout=20) as http:
         for since in (0, 1, last // 2, last - 1, last, last + 5):
             part = (await http.get(f"/api/rooms/{code}/log", params={"since": since})).json()
             assert part["version"] == last and part["finished"]
@@ -56,4 +37,3 @@ async def test_the_log_since_a_version_holds_only_what_came_after(quick_bots: Th
             refused = await http.get(f"/api/rooms/{code}/log", params={"since": bad})
             assert refused.status_code == 422
             assert refused.json()["error"]["code"] == "validation_error", refused.text
-    await host.close()

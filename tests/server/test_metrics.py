@@ -21,7 +21,7 @@ from app.settings import Settings
 from tests.server.conftest import PG_URL, sqlite_settings
 from tests.server.coven_serve import CovenServe, finished_log, start_bot_match
 from tests.support.client import Client
-from tests.support.server import ROOT, ThreadServer
+from tests.support.server import ROOT, ThreadServer, both_running
 
 TOKEN = "scrape-secret-1234"
 MATCHES = 4
@@ -66,14 +66,8 @@ def two_hosts(
 ) -> Iterator[tuple[CovenServe, CovenServe]]:
     """Two ``coven serve`` processes as two pods: one deployment, each its own metrics."""
     env = _env(pg_schema, redis_url)
-    a, b = CovenServe(env, tmp_path / "a"), CovenServe(env, tmp_path / "b")
-    try:
-        a.start()
-        b.start()
-        yield a, b
-    finally:
-        a.stop()
-        b.stop()
+    with both_running(CovenServe(env, tmp_path / "a"), CovenServe(env, tmp_path / "b")) as pair:
+        yield pair
 
 
 async def _play(urls: list[str], matches: int) -> int:

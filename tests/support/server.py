@@ -13,6 +13,7 @@ import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Protocol, TypeVar
 
 import httpx
 import uvicorn
@@ -117,10 +118,18 @@ class ProcessServer:
                 self.kill()
 
 
+class Startable(Protocol):
+    def start(self) -> object: ...
+
+    def stop(self) -> None: ...
+
+
+S = TypeVar("S", bound=Startable)
+
+
 @contextlib.contextmanager
-def two_process_servers(env: dict[str, str]) -> Iterator[tuple[ProcessServer, ProcessServer]]:
-    """Two workers of one deployment (the same ``COVEN_*`` env), stopped however the test ends."""
-    a, b = ProcessServer(env), ProcessServer(env)
+def both_running(a: S, b: S) -> Iterator[tuple[S, S]]:
+    """Two server processes started in turn, both stopped however the test ends."""
     try:
         a.start()
         b.start()
@@ -128,3 +137,10 @@ def two_process_servers(env: dict[str, str]) -> Iterator[tuple[ProcessServer, Pr
     finally:
         a.stop()
         b.stop()
+
+
+@contextlib.contextmanager
+def two_process_servers(env: dict[str, str]) -> Iterator[tuple[ProcessServer, ProcessServer]]:
+    """Two workers of one deployment (the same ``COVEN_*`` env), stopped however the test ends."""
+    with both_running(ProcessServer(env), ProcessServer(env)) as pair:
+        yield pair
