@@ -82,8 +82,15 @@ def brewing_table(url: str) -> HostedRoom:
 
 
 def open_question(page: Any) -> None:
-    """Open the Done question with the keyboard (a drawer or the sheet may cover the button)."""
-    page.focus(DONE)
+    """Open the Done question with the keyboard (a drawer or the sheet may cover the button).
+    A sheet that has just opened moves the focus into itself a moment later: Enter is pressed
+    once the focus is on Done and stays there."""
+    on_done = f"document.activeElement === document.querySelector('{DONE}')"
+    for _ in range(30):
+        page.focus(DONE)
+        page.wait_for_timeout(100)
+        if page.evaluate(on_done):
+            break
     page.keyboard.press("Enter")
     page.wait_for_selector(QUESTION)
 
