@@ -37,6 +37,7 @@ from app.messages import (
 )
 from app.replay import replays
 from app.rooms.hub import Hub
+from app.rooms.match_log import LogPage
 from app.rooms.service import RoomService
 from app.store.repository import RoomRecord
 from app.text import valid_room_code
@@ -278,16 +279,32 @@ async def submit_action(
     return ActionAck(client_id=ack.client_id, version=ack.version, duplicate=ack.duplicate)
 
 
+# The most versions one page of the log holds (``limit``).
+LOG_PAGE_MAX = 500
+
+
 @router.get("/api/rooms/{code}/log", response_model=MatchLog, tags=["room"])
 async def get_log(
     code: Code,
     coven: ServicesDep,
     since: Annotated[
+        int | None, Query(ge=0, description="only the events after this version")
+    ] = None,
+    before: Annotated[
+        int | None, Query(ge=1, description="only the events before this version")
+    ] = None,
+    limit: Annotated[
         int | None,
-        Query(ge=0, description="only the events after this version, and no replay record"),
+        Query(ge=1, le=LOG_PAGE_MAX, description="only the latest this many versions of the range"),
     ] = None,
 ) -> MatchLog:
-    return MatchLog.model_validate(await coven.service.log(code, since))
+    """The match's public events by version; with none of ``since``, ``before``, ``limit`` the
+    whole match, and its replay record once it is over. With any of them, one page of it and
+    no replay record: versions after ``since`` and before ``before``, the latest ``limit``."""
+    page = None
+    if (since, before, limit) != (None, None, None):
+        page = LogPage(since=since, before=before, limit=limit)
+    return MatchLog.model_validate(await coven.service.log(code, page))
 
 
 @router.get("/api/rooms/{code}/replay", response_model=ReplayTimeline, tags=["room"])

@@ -1,11 +1,13 @@
 """A match's log (``GET /api/rooms/{code}/log``): its public events by version and, once it
 is over, the record a replay is rebuilt from (seed, options, seats, every action).
 
-``since``: only what came after that version (a client that missed a few versions reads those
-actions, not the whole match), and no replay record."""
+A ``LogPage`` reads part of it, with no replay record: ``since`` (a client that missed a few
+versions reads those actions, not the whole match), ``before`` and ``limit`` (the log panel
+reads the page just before what it shows, when the person asks for earlier moves)."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from app.fairness.public import fairness
@@ -13,8 +15,27 @@ from app.store.repository import Repository, RoomRecord
 from engine.protocol import public_events
 
 
+@dataclass(frozen=True, slots=True)
+class LogPage:
+    """The versions to read: after ``since``, before ``before``, and of those at most the
+    ``limit`` latest. Each action makes one version, so a page is one range read."""
+
+    since: int | None = None
+    before: int | None = None
+    limit: int | None = None
+
+    def bounds(self, version: int) -> tuple[int, int]:
+        """``(after, upto)``: the page holds versions ``after + 1`` … ``upto`` of a match at
+        ``version`` (empty when ``upto <= after``)."""
+        upto = version if self.before is None else min(version, self.before - 1)
+        after = self.since or 0
+        if self.limit is not None:
+            after = max(after, upto - self.limit)
+        return after, upto
+
+
 async def match_log(
-    repo: Repository, room: RoomRecord, since: int | None = None
+    repo: Repository, room: RoomRecord, page: LogPage | None = None
 ) -> dict[str, Any]:
     match = await repo.match(room.id)
     if match is None:
@@ -27,13 +48,14 @@ async def match_log(
         }
     # One snapshot: the match row was read first, so only actions up to its version
     # belong to it (moves committed since are the next log's).
-    if since is None:
+    if page is None:
         actions = [a for a in await repo.actions(match.id) if a.version <= match.version]
     else:
-        actions = await repo.actions_between(match.id, since, match.version)
+        after, upto = page.bounds(match.version)
+        actions = await repo.actions_between(match.id, after, upto) if upto > after else []
     events = [{"version": a.version, **event} for a in actions for event in public_events(a.events)]
     replay = None
-    if match.finished and since is None:
+    if match.finished and page is None:
         replay = {
             "game": match.game_id,
             "rules_version": match.rules_version or "1",

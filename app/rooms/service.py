@@ -19,7 +19,7 @@ from typing import Any
 from app.bus import Bus
 from app.clock import Clock, SystemClock
 from app.rooms import keys
-from app.rooms.match_log import match_log
+from app.rooms.match_log import LogPage, match_log
 from app.rooms.moves import Ack, Moves
 from app.rooms.notices import Notices
 from app.rooms.room_changes import RoomChanges
@@ -113,5 +113,5 @@ class RoomService:
         """A person's action (bots submit through ``moves.bot_act``)."""
         return await self.moves.act(code, seat, action, client_id, version)
 
-    async def log(self, code: str, since: int | None = None) -> dict[str, Any]:
-        return await match_log(self.repo, await self.tables.room(code), since)
+    async def log(self, code: str, page: LogPage | None = None) -> dict[str, Any]:
+        return await match_log(self.repo, await self.tables.room(code), page)
