@@ -80,6 +80,22 @@ def _trusted_proxies(raw: str | None) -> tuple[str, ...]:
     return items
 
 
+def _room_database_urls(raw: str | None, database_url: str) -> tuple[str, ...]:
+    """``COVEN_ROOM_DATABASE_URLS``: PostgreSQL only (a room's move takes its match row
+    ``FOR UPDATE``, and the ids that say which database holds a room are sequences)."""
+    urls = tuple(item.strip() for item in (raw or "").split(",") if item.strip())
+    if urls and not database_url.startswith("postgresql"):
+        raise ValueError("COVEN_ROOM_DATABASE_URLS needs COVEN_DATABASE_URL on PostgreSQL too")
+    for url in urls:
+        if not url.startswith("postgresql"):
+            raise ValueError(f"COVEN_ROOM_DATABASE_URLS: {url!r} is not a PostgreSQL URL")
+    if len(set(urls)) != len(urls) or database_url in urls:
+        raise ValueError(
+            "COVEN_ROOM_DATABASE_URLS: each database once, and not COVEN_DATABASE_URL itself"
+        )
+    return urls
+
+
 def _push_contact(raw: str | None) -> str | None:
     contact = (raw or "").strip()
     if not contact:
@@ -187,6 +203,14 @@ class Settings:
     # A draining worker (SIGTERM) answers not-ready this long before it closes its sockets
     # with 1012 (app/drain.py): the balancer's health check sees it first.
     drain_seconds: float = 3.0
+    # Room channels through Redis 7's sharded pub/sub (COVEN_REDIS_SHARDED=1): SPUBLISH and
+    # SSUBSCRIBE, which a Redis Cluster keeps on the node owning the channel (docs/CAPACITY.md).
+    redis_sharded: bool = False
+    # PostgreSQL databases for the rooms' rows (COVEN_ROOM_DATABASE_URLS, comma-separated):
+    # each room lives in the one a hash of its code picks; everything else (profiles,
+    # circles, results, ...) stays in ``database_url``. Empty: rooms live there too.
+    # Order matters: the n-th database's ids are numbered from n x 100,000,000 (append only).
+    room_database_urls: tuple[str, ...] = ()
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -236,4 +260,9 @@ class Settings:
             log_format=log_format(os.environ.get("COVEN_LOG_FORMAT")),
             trusted_proxies=_trusted_proxies(os.environ.get("COVEN_TRUSTED_PROXIES")),
             drain_seconds=_float("COVEN_DRAIN_SECONDS", base.drain_seconds),
+            redis_sharded=os.environ.get("COVEN_REDIS_SHARDED", "0") == "1",
+            room_database_urls=_room_database_urls(
+                os.environ.get("COVEN_ROOM_DATABASE_URLS"),
+                os.environ.get("COVEN_DATABASE_URL") or DEFAULT_DATABASE_URL,
+            ),
         )

@@ -12,7 +12,8 @@ def make_bus(settings: Settings) -> Bus:
     if settings.redis_url:
         from app.bus.redis import RedisBus
 
-        return RedisBus(settings.redis_url)
+        # Room channels are "room:{code}" (app/rooms/keys.py): sharded when asked.
+        return RedisBus(settings.redis_url, "room:" if settings.redis_sharded else None)
     return MemoryBus()
 
 

@@ -8,6 +8,11 @@ Redis going away degrades, never lies: a commit is already durable when it is pu
 a failed publish is logged and delivered to this worker's own sockets; presence falls back
 to this worker's own entries. When the reader reaches Redis again it re-subscribes and calls
 the ``on_reconnect`` callbacks (the hub re-syncs every socket at once).
+
+Sharded (``COVEN_REDIS_SHARDED=1``): the room channels go through Redis 7's sharded pub/sub
+(SPUBLISH / SSUBSCRIBE), whose messages stay on the node that owns the channel's hash slot
+instead of being broadcast to every node of a Redis Cluster; the few channels every worker
+hears (the lobby's) stay plain. On one Redis server both behave alike (docs/CAPACITY.md).
 """
 
 from __future__ import annotations
@@ -43,7 +48,9 @@ _DONE.set()
 
 
 class RedisBus:
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, sharded_prefix: str | None = None) -> None:
+        # Channels starting with this go through sharded pub/sub (None: none do).
+        self._sharded_prefix = sharded_prefix
         # One immediate retry: a pooled connection that died with a restarted Redis costs a
         # reconnect, not an error; a Redis that is down fails at once.
         self._client = redis.Redis.from_url(
@@ -87,6 +94,15 @@ class RedisBus:
 
     def on_reconnect(self, callback: Callable[[], None]) -> None:
         self._reconnected.append(callback)
+
+    def _is_sharded(self, channel: str) -> bool:
+        return self._sharded_prefix is not None and channel.startswith(self._sharded_prefix)
+
+    async def _listen_to(self, channel: str) -> None:
+        if self._is_sharded(channel):
+            await self._pubsub.ssubscribe(channel)
+        else:
+            await self._pubsub.subscribe(channel)
 
     async def start(self) -> None:
         try:
@@ -139,11 +155,11 @@ class RedisBus:
                         callback()
                     except Exception:
                         log.exception("redis reconnect callback failed")
-            if message is not None and message.get("type") == "subscribe":
+            if message is not None and message.get("type") in ("subscribe", "ssubscribe"):
                 confirmed = self._confirming.pop(str(message["channel"]), None)
                 if confirmed is not None:
                     confirmed.set()
-            if message is None or message.get("type") != "message":
+            if message is None or message.get("type") not in ("message", "smessage"):
                 continue
             try:
                 payload = wire.loads(message["data"])
@@ -155,7 +171,13 @@ class RedisBus:
 
     async def _resubscribe(self) -> None:
         channels = ["coven:keepalive", *self._subscribers]
-        await self._pubsub.subscribe(*channels)
+        plain = [c for c in channels if not self._is_sharded(c)]
+        await self._pubsub.subscribe(*plain)
+        # One SSUBSCRIBE per channel: on a Redis Cluster one command's channels must share
+        # a hash slot.
+        for channel in channels:
+            if self._is_sharded(channel):
+                await self._pubsub.ssubscribe(channel)
         for channel in channels:
             confirmed = self._confirming.pop(channel, None)
             if confirmed is not None:
@@ -189,11 +211,18 @@ class RedisBus:
         while self._outbox:
             batch = [self._outbox.popleft() for _ in range(min(len(self._outbox), 256))]
             if len(batch) == 1:
-                await self._client.publish(*batch[0])
+                channel, text = batch[0]
+                if self._is_sharded(channel):
+                    await self._client.spublish(channel, text)
+                else:
+                    await self._client.publish(channel, text)
                 continue
             async with self._client.pipeline(transaction=False) as pipe:
                 for channel, text in batch:
-                    pipe.publish(channel, text)
+                    if self._is_sharded(channel):
+                        pipe.spublish(channel, text)
+                    else:
+                        pipe.publish(channel, text)
                 await pipe.execute()
 
     async def subscribe(self, channel: str) -> Subscription:
@@ -205,7 +234,7 @@ class RedisBus:
             if first and not self.down:
                 confirmed = self._confirming.setdefault(channel, asyncio.Event())
                 try:
-                    await self._pubsub.subscribe(channel)
+                    await self._listen_to(channel)
                 except Exception as exc:
                     # Subscribed again (with every channel) when the reader is back.
                     self._failed("subscribe", exc)
@@ -231,7 +260,10 @@ class RedisBus:
         async with self._lock:
             if not self._subscribers.get(channel) and not self.down:
                 with contextlib.suppress(Exception):
-                    await self._pubsub.unsubscribe(channel)
+                    if self._is_sharded(channel):
+                        await self._pubsub.sunsubscribe(channel)
+                    else:
+                        await self._pubsub.unsubscribe(channel)
 
     async def set_presence(self, room: str, worker: str, entry: dict[str, Any]) -> None:
         key = f"coven:presence:{room}"
