@@ -158,6 +158,9 @@ class ActionRow(Base):
     events: Mapped[list[Any]] = mapped_column(JSON)
     by_bot: Mapped[bool] = mapped_column(Boolean, default=False)
     created_at: Mapped[float] = mapped_column(Float)
+    # The seat this action is visible to alone, a private step (app/rooms/private_steps.py);
+    # null: everyone sees it. Each viewer's version counts the actions visible to her.
+    private_to: Mapped[int | None] = mapped_column(Integer, nullable=True, default=None)
 
 
 class ChatRow(Base):

@@ -55,6 +55,7 @@ class Move:
     by_bot: bool
     clear_away: bool
     at: float
+    private_to: int | None = None  # a private step's seat (app/rooms/private_steps.py)
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,6 +67,7 @@ class Done:
     action: dict[str, Any]
     stage: str  # the stage it was applied in
     events: list[dict[str, Any]]
+    private_to: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,7 +117,7 @@ SQLITE_UPDATE_MATCH = (
 )
 SQLITE_INSERT_ACTION = (
     "INSERT INTO actions (match_id, version, seat, action, client_id, stage, events, by_bot,"
-    " created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    " created_at, private_to) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 )
 SQLITE_SEAT_BACK = (
     "UPDATE seats SET away = 0, away_level = NULL"
@@ -126,7 +128,7 @@ SQLITE_HEAD = (
     "SELECT version, stage, stage_since, finished, acted, owing_since FROM matches WHERE id = ?"
 )
 SQLITE_DONE = (
-    "SELECT version, seat, action, stage, events FROM actions"
+    "SELECT version, seat, action, stage, events, private_to FROM actions"
     " WHERE match_id = ? AND version > ? AND version <= ? ORDER BY version"
 )
 CHECKPOINT_EVERY = 500  # commits between two passive checkpoints on the writer thread
@@ -174,6 +176,7 @@ def _sqlite_write(conn: sqlite3.Connection, move: Move) -> bool | None:
                 wire.dumps(move.events),
                 int(move.by_bot),
                 move.at,
+                move.private_to,
             ),
         )
         came_back = (
@@ -238,8 +241,8 @@ class SqliteMoves:
             if row is None:
                 return None
             done = [
-                Done(v, seat, wire.loads(action), stage, wire.loads(events))
-                for v, seat, action, stage, events in conn.execute(
+                Done(v, seat, wire.loads(action), stage, wire.loads(events), private_to)
+                for v, seat, action, stage, events, private_to in conn.execute(
                     SQLITE_DONE, (match_id, after, row[0])
                 )
             ]
@@ -278,8 +281,8 @@ WITH m AS (
  RETURNING room_id
 ), a AS (
     INSERT INTO actions (match_id, version, seat, action, client_id, stage, events, by_bot,
-                         created_at)
-    SELECT $1, $3, $10, $11::json, $12, $13, $14::json, $15, $16 FROM m
+                         created_at, private_to)
+    SELECT $1, $3, $10, $11::json, $12, $13, $14::json, $15, $16, $19 FROM m
 ), s AS (
     UPDATE seats SET away = false, away_level = NULL
      WHERE $17 AND room_id = (SELECT room_id FROM m) AND seat = $10 AND away AND NOT for_good
@@ -306,7 +309,8 @@ PG_EVENTS = "SELECT events::text FROM actions WHERE match_id = $1 AND version = 
 PG_HEAD = """
 SELECT m.version, m.stage, m.stage_since, m.finished, m.acted::text AS acted,
        m.owing_since::text AS owing_since,
-       (SELECT json_agg(json_build_array(a.version, a.seat, a.action, a.stage, a.events)
+       (SELECT json_agg(json_build_array(a.version, a.seat, a.action, a.stage, a.events,
+                                          a.private_to)
                         ORDER BY a.version)::text
           FROM actions a
          WHERE a.match_id = m.id AND a.version > $2 AND a.version <= m.version) AS done
@@ -334,6 +338,7 @@ def _pg_params(move: Move) -> tuple[Any, ...]:
         move.at,
         move.clear_away,
         move.due_at,
+        move.private_to,
     )
 
 

@@ -8,7 +8,7 @@ from collections.abc import AsyncIterator, Collection, Sequence
 from dataclasses import dataclass, field
 from typing import Any, cast
 
-from sqlalchemy import Table, delete, func, select, update
+from sqlalchemy import ColumnElement, Table, delete, func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
 
@@ -131,6 +131,8 @@ class ActionRecord:
     events: list[dict[str, Any]]
     by_bot: bool
     created_at: float
+    # The seat it is visible to alone (a private step), None: everyone (app/rooms/private_steps)
+    private_to: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,6 +163,8 @@ class NewAction:
     at: float = 0.0  # when it was applied (epoch seconds): the action's time, the stage's start
     # The earliest end of a turn clock after it (``MatchRow.due_at``; None: no clock runs).
     due_at: float | None = None
+    # The seat it is visible to alone (a private step), None: everyone (app/rooms/private_steps)
+    private_to: int | None = None
 
 
 def _room(row: RoomRow, seats: Sequence[SeatRow]) -> RoomRecord:
@@ -230,6 +234,7 @@ def _action(row: ActionRow) -> ActionRecord:
         events=list(row.events),
         by_bot=row.by_bot,
         created_at=row.created_at,
+        private_to=row.private_to,
     )
 
 
@@ -723,6 +728,65 @@ class Repository:
             )
             return [_action(r) for r in rows]
 
+    async def hidden_steps(self, match_id: int, upto: int) -> dict[int, int]:
+        """Per seat, its private steps among the actions up to version ``upto``."""
+        query = (
+            select(ActionRow.private_to, func.count())
+            .where(
+                ActionRow.match_id == match_id,
+                ActionRow.version <= upto,
+                ActionRow.private_to.is_not(None),
+            )
+            .group_by(ActionRow.private_to)
+        )
+        async with self.readers() as session:
+            rows = (await session.execute(query)).all()
+            return {int(seat): int(n) for seat, n in rows if seat is not None}
+
+    async def visible_actions(
+        self, match_id: int, viewer: int | None, after: int, upto: int
+    ) -> list[ActionRecord]:
+        """The actions ``viewer`` (a seat, None: a spectator) sees as her versions ``after +
+        1`` … ``upto``: the public ones and her own private steps, in order."""
+        if upto <= after:
+            return []
+        visible: ColumnElement[bool] = ActionRow.private_to.is_(None)
+        if viewer is not None:
+            visible = visible | (ActionRow.private_to == viewer)
+        query = (
+            select(ActionRow)
+            .where(ActionRow.match_id == match_id, visible)
+            .order_by(ActionRow.version)
+            .offset(after)
+            .limit(upto - after)
+        )
+        async with self.readers() as session:
+            return [_action(r) for r in (await session.execute(query)).scalars().all()]
+
+    async def since_public(self, match_id: int, upto: int) -> list[ActionRecord]:
+        """The latest public action up to version ``upto`` and the private steps after it (what
+        each viewer's latest events are read from)."""
+        last = (
+            select(func.coalesce(func.max(ActionRow.version), 0))
+            .where(
+                ActionRow.match_id == match_id,
+                ActionRow.version <= upto,
+                ActionRow.private_to.is_(None),
+            )
+            .scalar_subquery()
+        )
+        query = (
+            select(ActionRow)
+            .where(
+                ActionRow.match_id == match_id,
+                ActionRow.version >= last,
+                ActionRow.version <= upto,
+            )
+            .order_by(ActionRow.version)
+        )
+        async with self.readers() as session:
+            return [_action(r) for r in (await session.execute(query)).scalars().all()]
+
     async def commit_action(
         self, match: MatchRecord, new: NewAction, locked: LockedMatch | None = None
     ) -> Committed | None:
@@ -753,6 +817,7 @@ class Repository:
             by_bot=new.by_bot,
             clear_away=new.clear_away,
             at=new.at,
+            private_to=new.private_to,
         )
         try:
             if locked is not None:
