@@ -88,7 +88,7 @@ def coven_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     )
     url = f"http://127.0.0.1:{port}"
     try:
-        wait_healthy(url, process, seconds=40)
+        wait_healthy(url, process, seconds=90)
         yield url
     finally:
         if process.poll() is None:
