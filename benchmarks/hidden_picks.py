@@ -47,6 +47,7 @@ import websockets
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # before benchmarks/ itself: engine is the package, not engine.py
 
+from benchmarks import backing_cpu  # noqa: E402
 from benchmarks.games.hidden_picks import GAME_ID, ROUNDS  # noqa: E402
 from benchmarks.load import cpu_seconds, rss_kib  # noqa: E402
 from benchmarks.servers import ROUTES, start_fleet, stop  # noqa: E402
@@ -318,6 +319,7 @@ class Run:
         if profiler is not None:
             await asyncio.sleep(1.0)  # py-spy attached and sampling before the clock starts
         cpu0 = cpu_seconds(self.pids) if self.pids else None
+        backing0 = backing_cpu.snapshot(self.pids)
         machine0 = machine_ticks()
         self_cpu0 = time.process_time()
         t_start = time.perf_counter()
@@ -331,6 +333,7 @@ class Run:
                 reason = f"timeout ({self.matches_done}/{self.args.matches} matches done)"
         t_end = self.t_last_done if complete else time.perf_counter()
         cpu1 = cpu_seconds(self.pids) if self.pids else None
+        backing1 = backing_cpu.snapshot(self.pids)
         machine1 = machine_ticks()
         if profiler is not None:
             profiler.send_signal(signal.SIGINT)
@@ -375,6 +378,8 @@ class Run:
             if server_cpu is not None and c.moves_confirmed
             else None,
             "loadgen_cpu_s": r3(time.process_time() - self_cpu0),
+            # PostgreSQL's backends serving this server, its shared processes, Redis.
+            **backing_cpu.per_move(backing0, backing1, c.moves_confirmed),
             # Every process of the machine (PostgreSQL, Redis, this load generator included):
             # near 1.0, no core is left for another worker to use.
             "machine_busy": r3((machine1[0] - machine0[0]) / max(1, machine1[1] - machine0[1])),

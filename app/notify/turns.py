@@ -206,6 +206,10 @@ class TurnNotices:
     clock: Clock
     sweep_seconds: float = SWEEP_SECONDS
     _targets: dict[int, _Cached] = field(default_factory=dict)
+    # The read of a room's targets in flight: the moves that come meanwhile wait for it
+    # instead of each reading them again (every move of a busy room did, before the first
+    # read came back).
+    _reading: dict[int, asyncio.Future[Targets]] = field(default_factory=dict)
     _tasks: set[asyncio.Task[None]] = field(default_factory=set)
     _sweeper: asyncio.Task[None] | None = None
     # Keys this worker wrote lately: a move that changes no turn (a sub-action, a pick of a
@@ -220,6 +224,7 @@ class TurnNotices:
     def targets_changed(self, room_id: int) -> None:
         """A subscription or a webhook of this room was made or removed in this worker."""
         self._targets.pop(room_id, None)
+        self._reading.pop(room_id, None)  # a read begun before the change is not kept
 
     # -- the reaction ----------------------------------------------------------------------
 
@@ -255,8 +260,26 @@ class TurnNotices:
         cached = self._targets.get(room_id)
         if cached is not None and now - cached.read_at < TARGETS_SECONDS:
             return cached.targets
-        targets = (await self._read_targets([room_id])).get(room_id, Targets())
-        self._targets[room_id] = _Cached(targets, now)
+        reading = self._reading.get(room_id)
+        if reading is not None:
+            return await asyncio.shield(reading)
+        reading = asyncio.get_running_loop().create_future()
+        self._reading[room_id] = reading
+        try:
+            targets = (await self._read_targets([room_id])).get(room_id, Targets())
+        except BaseException as exc:
+            if self._reading.get(room_id) is reading:
+                del self._reading[room_id]
+            if isinstance(exc, Exception):
+                reading.set_exception(exc)
+                reading.exception()  # retrieved: its waiters raise it, nobody else logs it
+            else:
+                reading.cancel()  # the worker stopping: its waiters stop too
+            raise
+        reading.set_result(targets)
+        if self._reading.get(room_id) is reading:
+            del self._reading[room_id]
+            self._targets[room_id] = _Cached(targets, now)
         if len(self._targets) > 10_000:
             self._targets = {k: v for k, v in self._targets.items() if now - v.read_at < 60}
         return targets
