@@ -47,7 +47,7 @@ from app.settings import Settings
 from app.static_assets import static_assets
 from app.store.db import make_engine, migrate
 from app.store.rematches import RematchStore
-from app.store.repository import Repository
+from app.store.room_shards import migrate_room_databases, open_room_databases
 from app.text import MAX_JSON_DEPTH, json_depth
 
 log = logging.getLogger(__name__)
@@ -337,11 +337,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         if settings.migrate_on_start:
             await asyncio.to_thread(migrate, settings.database_url, settings.database_schema)
+            await asyncio.to_thread(
+                migrate_room_databases, settings.room_database_urls, settings.database_schema
+            )
         engine = make_engine(settings.database_url, settings.database_schema)
         metrics.watch_store(engine)
         bus = make_bus(settings)
         await bus.start()
-        repo = Repository(engine, settings.database_schema)
+        # Rooms in their own databases when COVEN_ROOM_DATABASE_URLS lists some.
+        repo = await open_room_databases(
+            engine, settings.room_database_urls, settings.database_schema
+        )
         app.state.profiles = ProfileService(repo.db, settings)
         service = RoomService(repo, bus, make_clock(settings.clock_file))
         hub = Hub(service, bus)
