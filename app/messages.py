@@ -232,7 +232,13 @@ class ActionAck(BaseModel):
 
 class StateMessage(BaseModel):
     type: Literal["state"] = "state"
-    version: int
+    version: int = Field(
+        description="this reader's own version: the actions she may see (another seat's "
+        "private steps are not counted)"
+    )
+    public_version: int = Field(
+        default=0, description="the public actions so far (what presence messages carry)"
+    )
     seat: int | None = Field(description="whose view this is; null for a spectator")
     view: dict[str, Any]
     to_move: list[int]

@@ -287,6 +287,7 @@ LOG_PAGE_MAX = 500
 async def get_log(
     code: Code,
     coven: ServicesDep,
+    token: TokenDep,
     since: Annotated[
         int | None, Query(ge=0, description="only the events after this version")
     ] = None,
@@ -300,11 +301,13 @@ async def get_log(
 ) -> MatchLog:
     """The match's public events by version; with none of ``since``, ``before``, ``limit`` the
     whole match, and its replay record once it is over. With any of them, one page of it and
-    no replay record: versions after ``since`` and before ``before``, the latest ``limit``."""
+    no replay record: versions after ``since`` and before ``before``, the latest ``limit``.
+    Versions are the caller's own: a seat's token also reads her own private steps."""
+    seat = (await coven.service.seat_for(code, token))[1] if token else None
     page = None
     if (since, before, limit) != (None, None, None):
         page = LogPage(since=since, before=before, limit=limit)
-    return MatchLog.model_validate(await coven.service.log(code, page))
+    return MatchLog.model_validate(await coven.service.log(code, page, seat))
 
 
 @router.get("/api/rooms/{code}/replay", response_model=ReplayTimeline, tags=["room"])

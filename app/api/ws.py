@@ -187,7 +187,8 @@ async def _open(
             conn.send(wire.dumps({"type": "clock", "now": coven.service.clock.now()}))
         with contextlib.suppress(CovenError):
             table = await coven.service.table(code)
-            conn.sent_version = max(conn.sent_version, table.version)
+            conn.sent_version = max(conn.sent_version, table.version_for(seat))
+            conn.sent_match = max(conn.sent_match, table.version)
             conn.send(table.message_text(seat))
         for line in coven.hub.recent_chat(code):
             conn.send(line)

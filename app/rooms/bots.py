@@ -63,10 +63,10 @@ NEAR_SECONDS = 30.0
 
 @dataclass(slots=True)
 class Refused:
-    """Seats whose bot was refused at ``version``: left alone until the match moves."""
+    """Seats whose bot was refused, each with the version it was refused at (in the seat's
+    own numbering): left alone until the match moves for it."""
 
-    version: int
-    seats: set[int] = field(default_factory=set)
+    seats: dict[int, int] = field(default_factory=dict)
 
 
 def owes_help(table: Table | None) -> bool:
@@ -87,12 +87,17 @@ class BotRunner:
         self.delay = settings.bot_delay
         self.pace = Pace(settings.bot_delay, settings.bot_budget_ms, settings.bot_pace)
         self.overruns = Overruns()
-        # Per room: the match version its bots owe decisions at, and when the runner first
-        # saw it (``pacing.now``): the start of every due bot's answer time.
-        self._owed: dict[str, tuple[int, float]] = {}
-        # Per room: the decisions made at that version, by (seat, level), so that a second
-        # look at an unchanged version (the room changed, not the match) does not think again.
-        self._decided: dict[str, tuple[int, dict[tuple[int, str], Action | None]]] = {}
+        # Per room: the versions its due bots owe decisions at (each in its seat's own
+        # numbering, so another seat's private step changes nothing: app/rooms/private_steps),
+        # and when the runner first saw them (``pacing.now``): the start of every due bot's
+        # answer time.
+        self._owed: dict[str, tuple[tuple[int, ...], float]] = {}
+        # Per room: the decisions made at those versions, by (seat, level), so that a second
+        # look at unchanged versions (the room changed, or only another seat's private step)
+        # does not think again.
+        self._decided: dict[
+            str, tuple[tuple[int, ...], dict[tuple[int, str], Action | None]]
+        ] = {}
         self.sweep_seconds = settings.sweep_seconds
         self._tasks: dict[str, asyncio.Task[None]] = {}
         self._wake: dict[str, asyncio.Event] = {}
@@ -246,9 +251,11 @@ class BotRunner:
         due: list[tuple[int, str]] = []
         deadline: float | None = None
         refused = self._refused.get(code)
-        if refused is not None and refused.version != table.version:
-            del self._refused[code]
-            refused = None
+        if refused is not None:
+            refused.seats = {s: v for s, v in refused.seats.items() if table.version_for(s) == v}
+            if not refused.seats:
+                del self._refused[code]
+                refused = None
         owing = table.match.owing_since
         now = self.service.clock.now()
         for seat in sorted(table.to_move):
@@ -274,14 +281,15 @@ class BotRunner:
         if due:
             if not self.pace.padded:
                 return await self._play_unpaced(code, table, due)
+            seen = tuple(table.version_for(seat) for seat, _ in due)
             owed = self._owed.get(code)
-            if owed is None or owed[0] != table.version:
-                owed = self._owed[code] = (table.version, pacing.now())
+            if owed is None or owed[0] != seen:
+                owed = self._owed[code] = (seen, pacing.now())
             started = owed[1]
             answer_at = self.pace.answer_at(started, [level for _, level in due])
             decided = self._decided.get(code)
-            if decided is None or decided[0] != table.version:
-                decided = self._decided[code] = (table.version, {})
+            if decided is None or decided[0] != seen:
+                decided = self._decided[code] = (seen, {})
             made = decided[1]
             todo = [(seat, level) for seat, level in due if (seat, level) not in made]
             thought = await asyncio.gather(
@@ -332,7 +340,7 @@ class BotRunner:
         """``level``'s choice for ``seat`` at ``table``'s version, thought by the level's
         deadline (None: it failed to decide; ``_play`` falls back to random)."""
         view = seen(table.game, table.state, seat)
-        seed = bot_seed(table.match.seed, seat, table.version)
+        seed = bot_seed(table.match.seed, seat, table.version_for(seat))
         deadline = self.pace.think_until(started, level)
         try:
             return await self.thinkers.decide(table.game, level, seed, view, deadline)
@@ -347,10 +355,10 @@ class BotRunner:
         ``level``); a refusal falls back to one random choice, and a second refusal parks the
         seat until the match moves."""
         view = seen(table.game, table.state, seat)
-        seed = bot_seed(table.match.seed, seat, table.version)
-        attempts = [(level, bot_client_id(seat, table.version))]
+        seed = bot_seed(table.match.seed, seat, table.version_for(seat))
+        attempts = [(level, bot_client_id(seat, table.version_for(seat)))]
         if level != "random":
-            attempts.append(("random", bot_client_id(seat, table.version) + ":random"))
+            attempts.append(("random", bot_client_id(seat, table.version_for(seat)) + ":random"))
         for attempt, client_id in attempts:
             try:
                 action: Action
@@ -367,9 +375,7 @@ class BotRunner:
             except Exception:
                 log.exception("bot seat %s in %s (%s) failed to decide", seat, code, attempt)
             latest = self.tables.cached(code)
-            if latest is not None and latest.version != table.version:
+            if latest is not None and latest.version_for(seat) != table.version_for(seat):
                 return  # the match moved meanwhile: decide again from the new version
-        refused = self._refused.get(code)
-        if refused is None or refused.version != table.version:
-            refused = self._refused[code] = Refused(table.version)
-        refused.seats.add(seat)
+        refused = self._refused.setdefault(code, Refused())
+        refused.seats[seat] = table.version_for(seat)

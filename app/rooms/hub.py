@@ -74,7 +74,10 @@ class Connection:
     # before the start, and each "room" message looks the socket's seat up again.
     token_hash: str | None = None
     close_code: int = 0  # when set, the close code this socket is dropped with
+    # The version last sent, in this socket's own numbering (its seat's, or a spectator's:
+    # app/rooms/private_steps.py), and the match version it was sent at.
     sent_version: int = -1
+    sent_match: int = -1
     # Whether the page is in view (the page says so with a ``visible`` message; a page that
     # never does counts as visible): a seat with a visible tab gets no push for its turn.
     visible: bool = True
@@ -419,8 +422,9 @@ class Hub:
         table = self.tables.cached(code)
         return {
             "type": "presence",
-            # The latest version this worker knows: a client behind it re-syncs.
-            "version": table.version if table is not None else None,
+            # The latest public version this worker knows (one text for every socket, so never
+            # one that another seat's private step moves): a client behind it re-syncs.
+            "version": table.public_version if table is not None else None,
             "status": room.status,
             "seats": [
                 {
@@ -505,12 +509,23 @@ class Hub:
             table = await self.tables.table(room.code, at_least=version)
         except CovenError:
             return
-        targets = [c for c in room.connections if c.sent_version < table.version]
+        # A socket is sent a message only when an action visible to it happened: another
+        # seat's private step sends it nothing (app/rooms/private_steps.py).
+        targets: list[Connection] = []
+        behind: dict[Connection, int] = {}
+        for conn in room.connections:
+            now = table.version_for(conn.seat)
+            if conn.sent_version >= now:
+                if conn.sent_version == now:
+                    conn.sent_match = max(conn.sent_match, table.version)
+                continue
+            targets.append(conn)
+            # Sockets that missed versions (commits coalesced, a dropped bus message) get
+            # every event since the match version they saw, so no action goes unseen.
+            if 0 <= conn.sent_version < now - 1:
+                behind[conn] = max(conn.sent_match, 0)
         if not targets:
             return
-        # Sockets that missed versions (commits coalesced, a dropped bus message) get every
-        # event since the version they saw, so no action goes unseen.
-        behind = {c: c.sent_version for c in targets if 0 <= c.sent_version < table.version - 1}
         missed: list[tuple[int, list[dict[str, Any]]]] | None = None
         if behind and table.events_since(min(behind.values())) is None:
             history = await self.service.repo.actions_between(
@@ -531,7 +546,8 @@ class Hub:
                         events = [e for v, step in missed or () if v > seen for e in step]
                     text = catch_up[(conn.seat, seen)] = table.catch_up_text(conn.seat, events)
                 texts[conn] = text
-            conn.sent_version = table.version
+            conn.sent_version = table.version_for(conn.seat)
+            conn.sent_match = table.version
         for conn in targets:
             conn.send(texts[conn])
 

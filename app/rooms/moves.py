@@ -19,6 +19,7 @@ from app.errors import CovenError
 from app.observability import metrics, move_watch, tracing
 from app.rooms.keys import room_channel
 from app.rooms.notices import Moved, Notices
+from app.rooms.private_steps import Faces, private_to
 from app.rooms.tables import Table, Tables, next_table
 from app.store.repository import ClientIdTaken, Committed, MatchRecord, NewAction, Repository
 from engine.protocol import Action, IllegalAction, Step, public_events
@@ -33,7 +34,9 @@ BOT_PREFIX = "bot:"
 
 
 def bot_client_id(seat: int, version: int) -> str:
-    return f"{BOT_PREFIX}{seat}:{version}"
+    """A bot's submission id at its seat's ``version`` (its own numbering, which another seat's
+    private step does not move; ``@``, not the ``:`` of ids that named match versions)."""
+    return f"{BOT_PREFIX}{seat}@{version}"
 
 
 def bot_seed(match_seed: int, seat: int, version: int) -> int:
@@ -126,7 +129,7 @@ class Moves:
                 match = table.match
                 try:
                     with tracing.span("coven.move.apply"):
-                        new, step = await self._apply(
+                        new, step, faces = await self._apply(
                             table, seat, action, client_id, version, by_bot
                         )
                 except CovenError:
@@ -157,14 +160,14 @@ class Moves:
                     )
                     if isinstance(locked, Ack):
                         return locked
-                    table, match, new, step, committed = locked
+                    table, match, new, step, faces, committed = locked
                 if committed is None:
                     # Another worker moved the match first: reload, re-validate, retry.
                     table, verified = await self.tables.table(code, fresh=True), True
                     continue
                 came_back = committed.came_back
                 room = await self.tables.room(code) if came_back else table.room
-                table = next_table(table, room, new, step.state, committed.stage_since)
+                table = next_table(table, room, new, step.state, committed.stage_since, faces)
                 self.tables.keep(code, table)
                 break
             else:
@@ -187,7 +190,7 @@ class Moves:
             await self.bus.publish(room_channel(code), {"type": "room", "status": "finished"})
         self.notices.changed(code)
         self.notices.moved(Moved(code, seat, by_bot, table))
-        return Ack(client_id, match.version + 1)
+        return Ack(client_id, table.version_for(seat))
 
     async def _apply(
         self,
@@ -197,7 +200,7 @@ class Moves:
         client_id: str,
         version: int | None,
         by_bot: bool,
-    ) -> tuple[NewAction, Step]:
+    ) -> tuple[NewAction, Step, Faces]:
         match = table.match
         if table.result is not None or match.finished:
             raise CovenError("match_over", "the match is over")
@@ -217,9 +220,16 @@ class Moves:
         acted[seat] = match.version + 1
         back = frozenset({seat}) if not by_bot and record is not None and record.away else None
         now = self.clock.now()
+        faces = Faces(table.game, step.state, table.game.to_move(step.state))
+        # A seat taken back from a bot is news to everyone (presence, its clock): never private.
+        private = (
+            None
+            if back
+            else private_to(table.game, table.face(), faces, seat, step.events, match.players)
+        )
         owing = owing_after(
             table.to_move,
-            table.game.to_move(step.state),
+            faces.to_move,
             match.owing_since,
             now,
             back or frozenset(),
@@ -240,8 +250,9 @@ class Moves:
             owing_since=owing,
             at=now,
             due_at=due_at(owing, table.room.turn_seconds),
+            private_to=private,
         )
-        return new, step
+        return new, step, faces
 
     async def _act_locked(
         self,
@@ -252,7 +263,7 @@ class Moves:
         client_id: str,
         version: int | None,
         by_bot: bool,
-    ) -> Ack | tuple[Table, MatchRecord, NewAction, Step, Committed]:
+    ) -> Ack | tuple[Table, MatchRecord, NewAction, Step, Faces, Committed]:
         """The move again, holding the match row (PostgreSQL): the match as it is now, the
         action re-validated against it, the commit inside the same transaction. A refusal
         here is a real one (checked against the committed state)."""
@@ -263,7 +274,9 @@ class Moves:
             fresh = await self.tables.adopt(code, table.room, *head)
             match = fresh.match
             try:
-                new, step = await self._apply(fresh, seat, action, client_id, version, by_bot)
+                new, step, faces = await self._apply(
+                    fresh, seat, action, client_id, version, by_bot
+                )
             except CovenError as exc:
                 refused = exc
             else:
@@ -277,7 +290,7 @@ class Moves:
                 else:
                     if committed is None:  # cannot happen: the row is held
                         raise CovenError("busy", "the table is very busy; try again")
-                    return fresh, match, new, step, committed
+                    return fresh, match, new, step, faces, committed
         twin = await self._twin(table.match.id, seat, client_id, action, by_bot)
         if twin is not None:
             return twin
@@ -302,44 +315,61 @@ class Moves:
                 f"this client_id was used for another action (version {twin.version}); "
                 "send a new client_id for a new action",
             )
-        return Ack(client_id, twin.version, duplicate=True)
+        # In the seat's own numbering: the versions up to it less the others' private steps.
+        hidden = await self.repo.hidden_steps(match_id, twin.version)
+        others = sum(n for s, n in hidden.items() if s != seat)
+        return Ack(client_id, twin.version - others, duplicate=True)
 
     async def _check_version(self, table: Table, seat: int, version: int | None) -> None:
         """An older version is accepted only from a seat that has not acted since it, and only
         while the match is still in the stage it was in then: two players choosing at once
         never see stale_version, and a sub-action sent twice (two tabs, a retry under a new
-        client_id) never applies twice. No version: checked against the current state only."""
-        current = table.match.version
+        client_id) never applies twice. No version: checked against the current state only.
+
+        ``version`` is in the seat's own numbering (app/rooms/private_steps.py): another
+        seat's private steps since do not make it old."""
+        current = table.version_for(seat)
         if version is None or version == current:
             return
         if version > current or version < 0:
             raise CovenError("bad_version", f"version {version} is ahead of the match ({current})")
+        seen = await self._match_version(table, seat, version)
         assert table.match.acted is not None  # see Tables.adopt
-        if table.match.acted[seat] > version:
+        if table.match.acted[seat] > seen:
             raise CovenError(
                 "stale_version",
                 f"seat {seat} has acted since version {version} (now {current}); re-sync and retry",
             )
-        stage = table.stages.get(version)
+        stage = table.stages.get(seen)
         if stage is None:
-            seen = await self.repo.action_at(table.match.id, version + 1)
-            stage = seen.stage if seen is not None else None
+            after = await self.repo.action_at(table.match.id, seen + 1)
+            stage = after.stage if after is not None else None
         if stage != table.match.stage:
             raise CovenError(
                 "stale_version",
                 f"the table moved on since version {version} (now {current}); re-sync and retry",
             )
 
+    async def _match_version(self, table: Table, seat: int, version: int) -> int:
+        """The latest match version ``seat`` saw as her ``version`` (older than her current
+        one): just before the next action visible to her."""
+        match_version, counted = table.version, table.version_for(seat)
+        while counted > version and match_version in table.private:
+            marked = table.private[match_version]
+            if marked is None or marked == seat:
+                counted -= 1
+            match_version -= 1
+        if counted == version:
+            return match_version
+        found = await self.repo.visible_actions(table.match.id, seat, version, version + 1)
+        return found[0].version - 1 if found else table.version
+
     async def bot_act(
         self, code: str, table: Table, seat: int, action: Action, client_id: str | None = None
     ) -> Ack:
         """Submit a bot's (or the turn clock's stand-in's) choice, made at ``table``'s version
         from ``seat``'s view, under the bots' client_id namespace."""
+        seen = table.version_for(seat)
         return await self.act(
-            code,
-            seat,
-            action,
-            client_id or bot_client_id(seat, table.version),
-            table.version,
-            by_bot=True,
+            code, seat, action, client_id or bot_client_id(seat, seen), seen, by_bot=True
         )

@@ -113,5 +113,7 @@ class RoomService:
         """A person's action (bots submit through ``moves.bot_act``)."""
         return await self.moves.act(code, seat, action, client_id, version)
 
-    async def log(self, code: str, page: LogPage | None = None) -> dict[str, Any]:
-        return await match_log(self.repo, await self.tables.room(code), page)
+    async def log(
+        self, code: str, page: LogPage | None = None, viewer: int | None = None
+    ) -> dict[str, Any]:
+        return await match_log(self.repo, await self.tables.room(code), page, viewer)

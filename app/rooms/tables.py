@@ -19,9 +19,10 @@ from app.clock import pace_of
 from app.errors import CovenError
 from app.fairness.public import fairness
 from app.rooms.keys import hash_token, seat_of
-from app.store.repository import MatchRecord, NewAction, Repository, RoomRecord
+from app.rooms.private_steps import Faces, hidden_after, viewer_version
+from app.store.repository import ActionRecord, MatchRecord, NewAction, Repository, RoomRecord
 from engine import registry
-from engine.protocol import Event, Game, IllegalAction, Undoes, events_for
+from engine.protocol import Event, Game, IllegalAction, events_for
 
 STAGES_KEPT = 64
 
@@ -49,11 +50,42 @@ class Table:
     # The events of each recent version this worker committed or saw, in order: a socket
     # that missed versions catches up from here without reading the actions back.
     history: dict[int, list[Event]] = field(default_factory=dict)
+    # Private steps (app/rooms/private_steps.py): per seat, how many up to this version; the
+    # seat each recent version's action was private to (None: public; absent: not known here).
+    hidden: tuple[int, ...] = ()
+    private: dict[int, int | None] = field(default_factory=dict)
+    # The events each viewer was last shown: those of the latest action visible to her. Not
+    # ``events`` when the latest action was a private step: the others still see the events of
+    # the latest public one (``public_events``), and a seat whose own private step came after
+    # it sees that step's (``own_events``).
+    public_events: list[Event] | None = None
+    own_events: dict[int, list[Event]] = field(default_factory=dict)
+    faces: Faces | None = None
     _rendered: dict[int | None, str] = field(default_factory=dict)
 
     @property
     def version(self) -> int:
         return self.match.version
+
+    @property
+    def public_version(self) -> int:
+        """The version a spectator sees: the public actions so far."""
+        return viewer_version(self.version, self.hidden, None)
+
+    def version_for(self, viewer: int | None) -> int:
+        """The version ``viewer`` sees (a seat, None: a spectator): the actions visible to her."""
+        return viewer_version(self.version, self.hidden, viewer)
+
+    def events_seen_by(self, viewer: int | None) -> list[Event]:
+        """Every event of the latest action visible to ``viewer`` (to be filtered for her)."""
+        if viewer is not None and viewer in self.own_events:
+            return self.own_events[viewer]
+        return self.events if self.public_events is None else self.public_events
+
+    def face(self) -> Faces:
+        if self.faces is None:
+            self.faces = Faces(self.game, self.state, self.to_move)
+        return self.faces
 
     def events_since(self, seen: int) -> list[Event] | None:
         """Every event of versions ``seen + 1`` … now, if this copy still holds them all."""
@@ -62,23 +94,21 @@ class Table:
         return None
 
     def message(self, seat: int | None) -> dict[str, Any]:
-        """The ``state`` message for ``seat`` (``None``: spectator)."""
-        legal = (
-            self.game.legal_actions(self.state, seat)
-            if seat is not None and seat in self.to_move
-            else []
-        )
+        """The ``state`` message for ``seat`` (``None``: spectator), in its own numbering of
+        the versions: nothing in it moves with another seat's private steps."""
+        faces = self.face()
         return {
             "type": "state",
-            "version": self.version,
+            "version": self.version_for(seat),
+            # What presence messages carry (one text for the whole room): a client behind it
+            # missed a push.
+            "public_version": self.public_version,
             "seat": seat,
-            "view": self.game.view(self.state, seat),
+            "view": faces.view(seat),
             "to_move": sorted(self.to_move),
-            "legal": legal,
-            "undo": seat is not None
-            and isinstance(self.game, Undoes)
-            and self.game.undo_allowed(self.state, seat),
-            "events": events_for(self.events, seat),
+            "legal": faces.legal(seat),
+            "undo": faces.undo(seat),
+            "events": events_for(self.events_seen_by(seat), seat),
             "result": self.result,
             "clock": self.clock(),
             # The seed proof: the secret seed only once the match is over (app/fairness).
@@ -120,6 +150,22 @@ class Table:
         return text
 
 
+def recent_private(table: Table, version: int, private: int | None) -> dict[int, int | None]:
+    """``table``'s recent private-step marks with ``version``'s own, bounded like the stages."""
+    marks = {v: p for v, p in table.private.items() if v > version - STAGES_KEPT}
+    marks[version] = private
+    return marks
+
+
+def shown_after(
+    table: Table, events: list[Event], private: int | None
+) -> tuple[list[Event] | None, dict[int, list[Event]]]:
+    """``public_events`` and ``own_events`` (see ``Table``) after one more action."""
+    if private is None:
+        return None, {}
+    return table.events_seen_by(None), {**table.own_events, private: events}
+
+
 def match_stages(table: Table, match: MatchRecord) -> dict[int, str]:
     """The recent stage history of ``table``, with ``match``'s own version, bounded."""
     stages = {v: st for v, st in table.stages.items() if v > match.version - STAGES_KEPT}
@@ -135,7 +181,12 @@ def recent_history(table: Table, version: int, events: list[Event]) -> dict[int,
 
 
 def make_table(
-    room: RoomRecord, match: MatchRecord, game: Game, state: Any, events: list[Event]
+    room: RoomRecord,
+    match: MatchRecord,
+    game: Game,
+    state: Any,
+    events: list[Event],
+    faces: Faces | None = None,
 ) -> Table:
     result = game.result(state)
     return Table(
@@ -144,16 +195,22 @@ def make_table(
         game=game,
         state=state,
         events=events,
-        to_move=game.to_move(state),
+        to_move=faces.to_move if faces is not None else game.to_move(state),
         result=result.as_dict() if result is not None else None,
+        faces=faces,
     )
 
 
 def next_table(
-    table: Table, room: RoomRecord, new: NewAction, state: Any, stage_since: float
+    table: Table,
+    room: RoomRecord,
+    new: NewAction,
+    state: Any,
+    stage_since: float,
+    faces: Faces | None = None,
 ) -> Table:
     """The copy after this worker committed ``new`` onto ``table``: built from what it
-    committed, with no read."""
+    committed, with no read (``faces``: what the private-step test already rendered)."""
     match = table.match
     new_match = dataclasses.replace(
         match,
@@ -168,10 +225,28 @@ def next_table(
     stages = match_stages(table, match)
     stages[new_match.version] = new.stage_after
     history = recent_history(table, new_match.version, new.events)
-    table = make_table(room, new_match, table.game, state, new.events)
-    table.stages = stages
-    table.history = history
-    return table
+    nxt = make_table(room, new_match, table.game, state, new.events, faces)
+    nxt.stages = stages
+    nxt.history = history
+    nxt.hidden = hidden_after(table.hidden, match.players, new.private_to)
+    nxt.private = recent_private(table, new_match.version, new.private_to)
+    nxt.public_events, nxt.own_events = shown_after(table, new.events, new.private_to)
+    return nxt
+
+
+def shown_from(table: Table, latest: list[ActionRecord]) -> None:
+    """Fill ``table``'s private-step marks and each viewer's latest events from ``latest``:
+    the latest public action and the private steps after it, as read from the store."""
+    for action in latest:
+        table.private[action.version] = action.private_to
+    steps = [a for a in latest if a.private_to is not None]
+    if steps and steps[-1].version == table.version:
+        public = next((a for a in latest if a.private_to is None), None)
+        table.public_events = list(public.events) if public is not None else []
+    table.own_events = {}
+    for step in steps:
+        assert step.private_to is not None
+        table.own_events[step.private_to] = list(step.events)
 
 
 class Tables:
@@ -278,11 +353,24 @@ class Tables:
         game, state = cached.game, cached.state
         stages = match_stages(cached, cached.match)
         history = dict(cached.history)
+        shown = cached
         try:
             for d in done:
                 state = game.apply(state, d.seat, d.action).state
                 stages[d.version - 1] = d.stage
                 history[d.version] = d.events
+                # Only the bookkeeping of private steps is carried along, step by step.
+                public_events, own_events = shown_after(shown, d.events, d.private_to)
+                shown = dataclasses.replace(
+                    shown,
+                    events=d.events,
+                    hidden=hidden_after(shown.hidden, cached.match.players, d.private_to),
+                    private=recent_private(shown, d.version, d.private_to),
+                    public_events=public_events,
+                    own_events=own_events,
+                    faces=None,
+                    _rendered={},
+                )
         except IllegalAction:
             return None
         if game.stage(state) != head.stage or (game.result(state) is not None) != head.finished:
@@ -306,6 +394,8 @@ class Tables:
         table.stages = {v: st for v, st in stages.items() if v > head.version - STAGES_KEPT}
         table.stages[head.version] = head.stage
         table.history = {v: e for v, e in history.items() if v > head.version - STAGES_KEPT}
+        table.hidden, table.private = shown.hidden, shown.private
+        table.public_events, table.own_events = shown.public_events, shown.own_events
         self._tables[code] = table
         return table
 
@@ -323,13 +413,18 @@ class Tables:
         game = find_game(match.game_id)
         state = game.load(match.snapshot)
         match = await self._complete(match, game, state)
+        hidden = await self.repo.hidden_steps(match.id, match.version)
+        latest = await self.repo.since_public(match.id, match.version)
         table = make_table(room, match, game, state, events)
         if cached is not None and cached.match.id == match.id:
             table.stages = match_stages(cached, cached.match)
             table.history = recent_history(cached, match.version, events)
+            table.private = {v: p for v, p in cached.private.items() if v <= cached.version}
         else:
             table.history[match.version] = events
         table.stages[match.version] = match.stage
+        table.hidden = tuple(hidden.get(s, 0) for s in range(match.players))
+        shown_from(table, latest)
         self._tables[code] = table
         return table
 

@@ -7,6 +7,10 @@
 // still matters: an older or equal version is a duplicate and is dropped; a jump of more than
 // one means we missed messages (pub/sub may drop them), so we re-sync from the HTTP snapshot
 // and let the page fill the missed public events from the log.
+//
+// Versions are this tab's own numbering: the actions it may see (another seat's private steps
+// are not counted, app/rooms/private_steps.py). `presence` carries the public version (one text
+// for the whole room), compared with the `public_version` of the latest state.
 
 import { api } from "./api.js";
 
@@ -23,6 +27,7 @@ export class RoomClient {
     this.code = code;
     this.token = token || null;
     this.version = null;
+    this.publicVersion = null;
     this.status = "idle";
     this.attempt = 0;
     this.handlers = {};
@@ -118,7 +123,7 @@ export class RoomClient {
     else if (message.type) {
       // Presence carries the latest version the server knows: a client behind it missed a
       // push (a dropped bus message, Redis coming back) and re-syncs now, not at the next move.
-      if (message.type === "presence" && typeof message.version === "number" && this.version !== null && message.version > this.version) {
+      if (message.type === "presence" && typeof message.version === "number" && this.publicVersion !== null && message.version > this.publicVersion) {
         this.resync().catch(() => {});
       }
       this.emit(message.type, message);
@@ -129,6 +134,7 @@ export class RoomClient {
     const previous = this.version;
     if (previous !== null && message.version <= previous) return; // duplicate or stale
     this.version = message.version;
+    if (typeof message.public_version === "number") this.publicVersion = message.public_version;
     if (previous !== null && message.version > previous + 1) {
       this.emit("gap", { from: previous, to: message.version, events: message.events || [] });
     }
@@ -163,6 +169,7 @@ export class RoomClient {
   reconnectAs(token) {
     this.token = token || null;
     this.version = null;
+    this.publicVersion = null;
     this.attempt = 0;
     this.close();
     this.connect();

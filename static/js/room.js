@@ -548,7 +548,10 @@ function renderLog() {
 async function fillLog(fromVersion, toVersion, alreadyHave = []) {
   try {
     // Only what was missed: the actions after the version this page had.
-    const log = await api("GET", `/api/rooms/${encodeURIComponent(code)}/log?since=${Math.max(0, fromVersion)}`);
+    // In this tab's own numbering of versions (a seat's token: its own private steps count).
+    const log = await api("GET", `/api/rooms/${encodeURIComponent(code)}/log?since=${Math.max(0, fromVersion)}`, {
+      token: page.mine ? page.mine.token : null,
+    });
     const missed = log.events.filter((e) => e.version > fromVersion && e.version < toVersion);
     const have = new Map();
     for (const event of alreadyHave) {

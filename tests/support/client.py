@@ -30,8 +30,10 @@ class Client:
         self.versions: list[int] = []
         self._changed = asyncio.Condition()
         self._reader: asyncio.Task[None] | None = None
+        self.code: str | None = None
 
     async def connect(self, code: str) -> Client:
+        self.code = code
         query = f"?token={self.token}" if self.token else ""
         ws_url = self.url.replace("http://", "ws://") + f"/ws/rooms/{code}{query}"
         self.ws = await websockets.connect(ws_url, max_size=None)
@@ -72,6 +74,14 @@ class Client:
         )
         assert self.state is not None
         return self.state
+
+    async def synced(self, timeout: float = TIMEOUT) -> dict[str, Any]:
+        """The state once this socket has what ``GET …/state`` says now. Versions are each
+        reader's own (another seat's private step moves no one else's), so a test waits for
+        each client by what the server holds for it, not by a version another client got."""
+        answer = await self.http.get(f"/api/rooms/{self.code}/state")
+        assert answer.status_code == 200, answer.text
+        return await self.at_version(answer.json()["version"], timeout)
 
     async def next_of(self, kind: str, after: int, timeout: float = TIMEOUT) -> dict[str, Any]:
         """The first message of ``kind`` received after the first ``after`` messages."""

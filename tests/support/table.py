@@ -66,13 +66,10 @@ async def play_to_end(
     """Everyone who owes a decision picks a random legal action and all submit at once,
     against the version they saw; a simultaneous step must accept them all."""
     for _ in range(max_steps):
-        state = await spectator.at_version(0)
-        version = state["version"]
+        # Each client waits for its own version (a private step moves its seat's alone).
+        state = await spectator.synced()
         for p in players:
-            await p.at_version(version)
-        assert all(p.state is not None and p.state["version"] == version for p in players), (
-            "the table moved on its own"
-        )
+            await p.synced()
         if check_leaks:
             assert_no_leak({p.seat: p.state["view"] for p in players if p.state}, state["view"])  # type: ignore[misc]
         if state["result"] is not None:
@@ -82,9 +79,9 @@ async def play_to_end(
         assert sorted(p.seat for p in owing) == state["to_move"]
         choices = [(p, p.random_legal(rng)) for p in owing]
         # Submit every owed decision at the same moment, each against the version it saw.
-        results = await asyncio.gather(*(p.act(a, version=version) for p, a in choices if a))
+        results = await asyncio.gather(
+            *(p.act(a, version=p.state["version"]) for p, a in choices if a and p.state)
+        )
         for result in results:
             assert result["type"] == "ack", result
-        top = max(r["version"] for r in results)
-        await spectator.at_version(top)
     raise AssertionError("the match did not end")
