@@ -16,7 +16,10 @@ A game may also guide ``strong``'s search (``hints``): functions of the same nam
 * ``playout_action(state, seat, legal, rng) -> action``: a fast policy that plays on from a new
   leaf (instead of stopping there), drawing only from ``rng``;
 * ``playout_over(start, state) -> bool``: where that playout stops and ``evaluate`` scores it
-  (``start`` is the dealt state of the iteration), e.g. at the end of the set.
+  (``start`` is the dealt state of the iteration), e.g. at the end of the set;
+* ``paired_root(state) -> bool``: for this decision (``state``: a first deal) grow no tree but
+  score every legal action on each deal, played out with the same random stream, e.g. where the
+  luck of a deal outweighs the difference between the actions.
 """
 
 from __future__ import annotations
@@ -58,6 +61,7 @@ class Hints:
     tree_leaf: Callable[[Any], bool] | None = None
     playout_action: Callable[[Any, int, list[Action], random.Random], Action] | None = None
     playout_over: Callable[[Any, Any], bool] | None = None
+    paired_root: Callable[[Any], bool] | None = None
 
 
 def hints(game: Game) -> Hints:

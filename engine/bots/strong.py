@@ -15,13 +15,18 @@ A game may guide the search (``searching.hints``): which actions a node weighs, 
 stops growing, and a playout policy of its own with its stopping point, which then replaces the
 random rollout. Witch's Brew does (``engine/brew/playout.py``): scored one ply after the
 decision, its search lost to ``greedy``; played out to the end of the set, it beats it. A game
-without hints is searched exactly as before.
+may also ask for a **paired root** (``paired_root``): no tree; each deal serves every root
+action in turn, each played out with the same random stream (common random numbers), and the
+answer is the best mean score. Whirling Witchcraft does (``engine/whirling/playout.py``): a tree
+scores each action on deals of its own, and there the deal moves the score more than the action
+does. A game without hints is searched exactly as before.
 Scores are unbounded, so UCB compares them rescaled to [0, 1] by the lowest and highest leaf
 score seen so far in this search.
 
 The budget is wall time (``budget_ms``, default 500 ms) or, for tests and arena runs that must
 be reproducible, a number of iterations (``iterations``): with an iteration budget and a seed,
-the choice is the same on every machine. The answer is the most visited child of the root.
+the choice is the same on every machine. The answer is the most visited child of the root. A
+paired root counts one iteration per action and deal, and checks its budget between deals.
 """
 
 from __future__ import annotations
@@ -79,8 +84,13 @@ class StrongBot:
         if not supports(game):
             return seen.legal[self._random.randrange(len(seen.legal))]
         guide = hints(game)
-        if guide.search_actions is not None:
+        if guide.paired_root is not None:
             searchable: Any = game
+            first = searchable.determinize(seen.view, seen.seat, self._random)
+            if guide.paired_root(first):
+                return self.paired(game, seen, first, guide)
+        if guide.search_actions is not None:
+            searchable = game
             dealt = searchable.determinize(seen.view, seen.seat, self._random)
             weighed = guide.search_actions(dealt, seen.seat, seen.legal)
             if len(weighed) == 1:
@@ -116,6 +126,32 @@ class StrongBot:
             done += 1
         self.last_iterations = done
         return root
+
+    def paired(self, game: Any, seen: Seen, first: Any, hints: Hints) -> Action:
+        """Every action of ``seen.legal`` scored on the same deals (``first`` and more), each
+        played out with the same random stream; the best mean score wins (ties: the earlier)."""
+        rng = self._random
+        legal = seen.legal
+        totals = [0.0] * len(legal)
+        deadline = time.perf_counter() + self.budget_ms / 1000
+        dealt = first
+        done = 0
+        while True:
+            seed = rng.getrandbits(64)
+            for i, action in enumerate(legal):
+                state = game.apply(dealt, seen.seat, action).state
+                if hints.playout_action is not None:
+                    state = self._play_out(game, dealt, state, random.Random(seed), hints)
+                totals[i] += game.evaluate(state, seen.seat)
+            done += len(legal)
+            if self.iterations is not None:
+                if done >= self.iterations:
+                    break
+            elif time.perf_counter() >= deadline:
+                break
+            dealt = game.determinize(seen.view, seen.seat, rng)
+        self.last_iterations = done
+        return legal[max(range(len(legal)), key=lambda i: (totals[i], -i))]
 
     def _iterate(
         self,

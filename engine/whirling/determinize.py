@@ -31,7 +31,7 @@ from engine.whirling.cards import (
     PERSONALITY_BY_ID,
     RECIPES,
 )
-from engine.whirling.heuristic import project_production
+from engine.whirling.projection import project_production
 from engine.whirling.state import Production, State
 
 HIDDEN = "hidden"
