@@ -1,0 +1,210 @@
+"""A seat's private steps leave no trace for anyone else (issue 22, item 5).
+
+Two matches from the same seed: in one, an opponent takes one private step before she commits,
+in the other five (Witch's Brew: keep/unkeep toggles while choosing roles; Whirling Witchcraft:
+blind production steps). Every other seat and a spectator receive the very same messages in
+both (versions, views, events, how many) and get the very same answers from ``GET …/state``
+and ``GET …/log``, over real sockets, on SQLite and PostgreSQL.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import pytest
+
+from app.fairness import seeds
+from tests.support.client import Client, open_room
+from tests.support.server import ThreadServer
+
+SECRET = seeds.Secret("5e" * 32, "a1" * 16)
+CONTRIBUTION = "c0" * 16
+NAMES = ["Agnes", "Brigid", "Circe"]
+# Whirling Witchcraft's blind production steps (engine/whirling/game.py: private events).
+PRODUCTION = {"brew", "book", "raven", "decline", "potion"}
+
+
+@pytest.fixture(autouse=True)
+def same_seed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every room draws the same secret and every seat the same contribution: the same seed."""
+    monkeypatch.setattr(seeds, "draw_secret", lambda: SECRET)
+    monkeypatch.setattr(seeds, "draw_contribution", lambda: CONTRIBUTION)
+
+
+class Table:
+    """One room with three seats and a spectator, all connected."""
+
+    def __init__(self, code: str, players: list[Client], spectator: Client) -> None:
+        self.code = code
+        self.players = players
+        self.spectator = spectator
+        self.marks: dict[int, int] = {}
+        self.acts = [0] * len(players)
+        self.before: tuple[int, int] | None = None  # seat 0's and the public version then
+
+    def private_steps_begin(self) -> None:
+        self.before = (self.players[0].versions[-1], self.spectator.versions[-1])
+
+    @classmethod
+    async def open(cls, server: ThreadServer, game: str) -> Table:
+        code, players = await open_room(server.url, game, NAMES)
+        spectator = Client(server.url)
+        for client in [*players, spectator]:
+            await client.connect(code)
+        table = cls(code, players, spectator)
+        # Everyone connected is known to every socket before the start: presence settles.
+        for client in table.everyone:
+            await client.until(
+                lambda c=client: any(  # type: ignore[misc]
+                    m.get("type") == "presence"
+                    and all(s["connected"] for s in m["seats"])
+                    and m["spectators"] == 1
+                    for m in c.messages
+                ),
+                what="everyone connected",
+            )
+        started = await players[0].http.post(f"/api/rooms/{code}/start")
+        assert started.status_code == 200, started.text
+        for client in table.everyone:
+            await client.synced()
+            table.marks[id(client)] = len(client.messages)
+        return table
+
+    @property
+    def everyone(self) -> list[Client]:
+        return [*self.players, self.spectator]
+
+    async def act(self, seat: int, action: dict[str, Any]) -> dict[str, Any]:
+        """``seat`` plays ``action`` against its own version; then every socket has caught up
+        with what the server holds for it."""
+        player = self.players[seat]
+        assert player.state is not None
+        self.acts[seat] += 1
+        client_id = f"seat-{seat}-move-{self.acts[seat]}"  # the same in both matches
+        ack = await player.act(action, version=player.state["version"], client_id=client_id)
+        assert ack["type"] == "ack", ack
+        await player.at_version(ack["version"])
+        for client in self.everyone:
+            await client.synced()
+        return ack
+
+    async def seen_by(self, client: Client) -> dict[str, Any]:
+        """Everything ``client`` got since the start, and what the HTTP API tells it now."""
+        http = client.http
+        messages = client.messages[self.marks[id(client)] :]
+        return {
+            # Presence comes on its own clock (joins, a 10 s refresh), one text for the room.
+            "messages": [m for m in messages if m.get("type") not in ("pong", "presence")],
+            "state": (await http.get(f"/api/rooms/{self.code}/state")).json(),
+            "log": (await http.get(f"/api/rooms/{self.code}/log")).json(),
+            "log_since": (await http.get(f"/api/rooms/{self.code}/log?since=0")).json(),
+            "log_page": (await http.get(f"/api/rooms/{self.code}/log?limit=3")).json(),
+        }
+
+    async def close(self) -> None:
+        for client in self.everyone:
+            await client.close()
+
+
+# Plays a table up to where seat 0 takes private steps, then takes ``steps`` of them (or as
+# many as the rules let her, at least 3): returns how many it took.
+Play = Callable[[Table, int], Awaitable[int]]
+
+
+async def play_both(server: ThreadServer, game: str, play: Play) -> list[dict[str, Any]]:
+    """``play`` on two tables from the same seed, seat 0 taking 1 then 5 (at least 3) private
+    steps; what seats 1 and 2 and the spectator saw, per table."""
+    seen: list[dict[str, Any]] = []
+    for steps in (1, 5):
+        table = await Table.open(server, game)
+        taken = await play(table, steps)
+        assert table.before is not None
+        assert taken == 1 if steps == 1 else taken >= 3
+        # Her own version counted every step; the public one did not move.
+        mine_before, public_before = table.before
+        assert table.players[0].versions[-1] == mine_before + taken
+        assert table.spectator.versions[-1] == public_before
+        seen.append(
+            {
+                "seats": [await table.seen_by(p) for p in table.players[1:]],
+                "spectator": await table.seen_by(table.spectator),
+            }
+        )
+        await table.close()
+    return seen
+
+
+async def toggle_roles(table: Table, steps: int) -> int:
+    """Witch's Brew, before anyone has chosen: seats 1 and 2 keep a role each (private too),
+    then seat 0 keeps and un-keeps a role ``steps`` times in all, ending with it kept."""
+    for seat in (1, 2):
+        await table.act(seat, legal(table, seat, "keep")[0])
+    role = legal(table, 0, "keep")[0]
+    table.private_steps_begin()
+    for n in range(steps):
+        await table.act(0, role if n % 2 == 0 else {"type": "unkeep", "role": role["role"]})
+    return steps
+
+
+async def produce_blind(table: Table, steps: int) -> int:
+    """Whirling Witchcraft (blind production): play on in seat order (the same random choices
+    on both tables) until seat 0 brews with at least 5 production steps to choose from, then
+    seat 0 takes up to ``steps`` of them in a row."""
+    rng = random.Random(11)
+    for _ in range(400):
+        owing = table.spectator.state["to_move"] if table.spectator.state else []
+        if 0 in owing and len(private_choices(table, 0)) >= 5:
+            break
+        seat = owing[0]
+        player = table.players[seat]
+        assert player.state is not None
+        await table.act(seat, rng.choice(player.state["legal"]))
+    else:
+        raise AssertionError("seat 0 never came to brew")
+    table.private_steps_begin()
+    taken = 0
+    while taken < steps:
+        choices = private_choices(table, 0)
+        if not choices:
+            break
+        await table.act(0, choices[0])
+        taken += 1
+    return taken
+
+
+def legal(table: Table, seat: int, kind: str) -> list[dict[str, Any]]:
+    state = table.players[seat].state
+    assert state is not None
+    return [a for a in state["legal"] if a["type"] == kind]
+
+
+def private_choices(table: Table, seat: int) -> list[dict[str, Any]]:
+    state = table.players[seat].state
+    assert state is not None
+    return [a for a in state["legal"] if a["type"] in PRODUCTION]
+
+
+def assert_same(first: dict[str, Any], second: dict[str, Any]) -> None:
+    for key in first:
+        assert first[key] == second[key], f"{key} differs"
+
+
+async def test_brew_toggles_leave_no_trace(server: ThreadServer) -> None:
+    one, five = await play_both(server, "witchs-brew", toggle_roles)
+    for seat in (0, 1):
+        assert_same(one["seats"][seat], five["seats"][seat])
+    assert_same(one["spectator"], five["spectator"])
+    # Not a table where nothing was sent: each other seat saw its own keep, the spectator
+    # saw nothing (keeping is private to each witch).
+    assert len([m for m in one["seats"][0]["messages"] if m["type"] == "state"]) == 1
+    assert not [m for m in one["spectator"]["messages"] if m["type"] == "state"]
+
+
+async def test_whirling_blind_production_leaves_no_trace(server: ThreadServer) -> None:
+    one, five = await play_both(server, "whirling-witchcraft", produce_blind)
+    for seat in (0, 1):
+        assert_same(one["seats"][seat], five["seats"][seat])
+    assert_same(one["spectator"], five["spectator"])
+    assert one["spectator"]["state"]["version"] > 0  # public moves came before the brewing
