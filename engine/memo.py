@@ -17,6 +17,8 @@ asking anything of it (or set ``memo`` back to ``None``).
 from __future__ import annotations
 
 from collections.abc import Callable
+from itertools import repeat
+from operator import is_
 from typing import Any, Protocol
 
 from engine.protocol import Action
@@ -33,7 +35,9 @@ def to_move(state: Remembers, work_out: Callable[[Any], frozenset[int]]) -> froz
     """``work_out(state)``, worked out once per state."""
     memo = state.memo
     if memo is None:
-        memo = state.memo = {}
+        worked_out = work_out(state)
+        state.memo = {TO_MOVE: worked_out}
+        return worked_out
     found: frozenset[int] | None = memo.get(TO_MOVE)
     if found is None:
         found = memo[TO_MOVE] = work_out(state)
@@ -72,9 +76,10 @@ def listed(state: Remembers, seat: object, action: object) -> bool:
     known: list[Action] | None = memo.get(seat)
     if not known:
         return False
-    for option in known:
-        if option is action:  # the usual case: a bot or a test passes one of the listed dicts
-            return True
+    # the usual case: a bot or a test passes one of the listed dicts (the scan in C: a long
+    # list of options is common)
+    if any(map(is_, known, repeat(action))):
+        return True
     return any(option == action and same(option, action) for option in known)
 
 

@@ -598,7 +598,7 @@ class DamnedSoulOfOnys(Effect):
                  events: list[Event]) -> None:
         pay(state, seat, single(WATER), choice)
         left = left_of(seat, state.players)
-        moved = leave_play(state, seat, entry.id)
+        moved = leave_play(state, seat, entry.id).copy()  # the card may be shared (own_entries)
         moved.used = False
         moved.fresh = False
         state.seats[left].in_play.append(moved)

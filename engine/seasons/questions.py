@@ -40,7 +40,7 @@ class GainEnergy(Question):
         if dest == "reserve":
             state.seats[seat].energy[k] += 1
         else:
-            entry = state.seats[seat].entry(dest)
+            entry = state.seats[seat].own_entry(dest)
             assert entry is not None
             entry.tokens[k] += 1
         events.append({"type": "energy_chosen", "seat": seat, "energy": action["energy"],

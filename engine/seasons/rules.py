@@ -38,9 +38,9 @@ from engine.seasons.state import Player, State, Turn, copy_json
 from engine.seasons.summoning import (
     activate,
     activation_options,
+    hand_summons,
     summon,
     summon_options,
-    summon_terms,
 )
 from engine.seasons.table import (
     add_gauge,
@@ -289,7 +289,7 @@ def _end_turn(state: State, seat: int, action: Action, events: list[Event]) -> N
     # activated cards are ready again [SOURCE: BGA] (a seat with none is not copied)
     for s, player in enumerate(state.seats_to_read()):
         if any(entry.used or entry.fresh for entry in player.in_play):
-            for entry in state.seats[s].in_play:
+            for entry in state.seats[s].own_entries():
                 entry.used = False
                 entry.fresh = False
     events.append({"type": "turn_ended", "seat": seat})
@@ -435,7 +435,10 @@ def finish(state: State, events: list[Event]) -> None:
 def _overflow(state: State) -> bool:
     """Push an overflow discard for the first seat over its reserve limit, if any."""
     seats = state.seats_to_read()  # reading every seat must not copy them all
-    if all(reserve_size(p) <= readings.RESERVE_LIMIT for p in seats):
+    for p in seats:  # the usual case, first: no reserve above the lowest limit
+        if sum(p.energy) > readings.RESERVE_LIMIT:
+            break
+    else:
         return False
     start = state.turn.seat if state.turn else state.first_player
     for seat in in_turn_order(state, start):
@@ -490,11 +493,7 @@ def _transmute(state: State, seat: int, action: Action, events: list[Event]) -> 
 
 def _main_options(state: State, seat: int) -> list[Action]:
     player = state.seats[seat]
-    out: list[Action] = []
-    if player.hand and has_room(player):
-        terms = summon_terms(state, seat)
-        for card in sorted(set(player.hand)):
-            out += summon_options(state, seat, card, terms)
+    out = hand_summons(state, seat)
     for entry in player.in_play:
         if effect_of(entry.card).when == "main":
             out += activation_options(state, seat, entry)

@@ -118,8 +118,14 @@ class Player:
     pick: int | None = None
     built: bool = False
     die: int | None = None
+    # True while the cards in play are the previous state's own objects (``copy``): a rule
+    # changes one only after ``own_entries``. Never dumped or compared.
+    shares_entries: bool = field(default=False, compare=False, repr=False)
 
     def copy(self) -> Player:
+        """A copy for ``apply`` to change. Its list of cards in play is its own, the cards in
+        it are still the previous state's: most steps change no card in play, so each is
+        copied only when a rule asks to change one (``own_entries``, ``own_entry``)."""
         return Player(
             self.crystals,
             self.energy[:],
@@ -127,15 +133,31 @@ class Player:
             self.bonus_used,
             self.hand[:],
             [self.libraries[0][:], self.libraries[1][:]],
-            [e.copy() for e in self.in_play],
+            self.in_play[:],
             self.draft[:],
             self.pick,
             self.built,
             self.die,
+            True,
         )
 
+    def own_entries(self) -> list[InPlay]:
+        """The cards in play, to change: copied first if they are shared with another state."""
+        if self.shares_entries:
+            self.in_play = [e.copy() for e in self.in_play]
+            self.shares_entries = False
+        return self.in_play
+
     def entry(self, entry_id: int) -> InPlay | None:
+        """The card in play with this id, to read (see ``own_entry`` to change it)."""
         for e in self.in_play:
+            if e.id == entry_id:
+                return e
+        return None
+
+    def own_entry(self, entry_id: int) -> InPlay | None:
+        """The card in play with this id, to change."""
+        for e in self.own_entries():
             if e.id == entry_id:
                 return e
         return None
@@ -190,12 +212,13 @@ class SeatsInWork(list[Player]):
         self._own = [False] * len(shared)
 
     def __getitem__(self, i):  # type: ignore[no-untyped-def]  # list's overloads: int and slice
-        if isinstance(i, slice):
+        if type(i) is not int:
             return [self[k] for k in range(*i.indices(len(self)))]
+        player: Player = list.__getitem__(self, i)
         own = self._own
         if own[i]:
-            return list.__getitem__(self, i)
-        player: Player = list.__getitem__(self, i).copy()
+            return player
+        player = player.copy()
         list.__setitem__(self, i, player)
         own[i] = True
         return player

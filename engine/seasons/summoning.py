@@ -14,9 +14,9 @@ from itertools import combinations_with_replacement
 from typing import Any
 
 from engine.protocol import Action, Event
-from engine.seasons.cards import CARD, ENERGIES, ENERGY_INDEX
+from engine.seasons.cards import CARD, ENERGIES, ENERGY_INDEX, Cost
 from engine.seasons.effects import Entry, cards_with, effect_of
-from engine.seasons.state import InPlay, State, energy_dict
+from engine.seasons.state import InPlay, Player, State, energy_dict
 from engine.seasons.table import (
     amulet_pool,
     give_crystals,
@@ -73,6 +73,18 @@ def summon_terms(state: State, seat: int) -> tuple[int, list[int], int]:
     return sum(n for _, n in toll(state, seat)), amulet_pool(player), _reductions(state, seat)
 
 
+_PRINTED: dict[tuple[int, int, int], Cost] = {}
+
+
+def printed_cost(card: int, players: int, edition: int) -> Cost:
+    """``CARD[card].cost(players, edition)``, looked up once per card and setup."""
+    key = (card, players, edition)
+    found = _PRINTED.get(key)
+    if found is None:
+        found = _PRINTED[key] = CARD[card].cost(players, edition)
+    return found
+
+
 def summon_options(
     state: State, seat: int, card: int, terms: tuple[int, list[int], int] | None = None
 ) -> list[Action]:
@@ -80,11 +92,46 @@ def summon_options(
     player = state.seats[seat]
     if card not in player.hand or not has_room(player):
         return []
-    owed, pool, cuts = terms or summon_terms(state, seat)
-    printed = CARD[card].cost(state.players, state.edition)
+    return _summon_ways(state, seat, player, card, terms or summon_terms(state, seat))
+
+
+def hand_summons(state: State, seat: int) -> list[Action]:
+    """Every way to summon each card of the hand now (the main step's legal summons)."""
+    player = state.seats[seat]
+    if not player.hand or not has_room(player):
+        return []
+    terms = summon_terms(state, seat)
+    owed, pool, cuts = terms
+    # the usual case, inlined (this runs for every card of the hand at every main step): no
+    # reduction, no amulet tokens, the printed cost: one way or none
+    plain = not cuts and not any(pool)
+    choosers = cards_with("cost_choices")
+    afford = player.crystals - owed
+    a, w, f, e = player.energy
+    players, edition = state.players, state.edition
+    out: list[Action] = []
+    for card in sorted(set(player.hand)):
+        if plain and card not in choosers:
+            printed = printed_cost(card, players, edition)
+            cost = printed.energy
+            if (printed.crystals <= afford and cost[0] <= a and cost[1] <= w and cost[2] <= f
+                    and cost[3] <= e):
+                out.append({"type": "summon", "card": card})
+        else:
+            out += _summon_ways(state, seat, player, card, terms)
+    return out
+
+
+def _summon_ways(
+    state: State, seat: int, player: Player, card: int, terms: tuple[int, list[int], int]
+) -> list[Action]:
+    owed, pool, cuts = terms
+    printed = printed_cost(card, state.players, state.edition)
     if printed.crystals + owed > player.crystals:
         return []
-    choices = effect_of(card).cost_choices(state, seat)
+    choices = (
+        effect_of(card).cost_choices(state, seat) if card in cards_with("cost_choices") else []
+    )
     if not choices and not cuts and not any(pool):  # the usual case: one way, or none
         have, cost = player.energy, printed.energy
         if cost[0] <= have[0] and cost[1] <= have[1] and cost[2] <= have[2] and cost[3] <= have[3]:
@@ -117,7 +164,7 @@ def summon(state: State, seat: int, action: Action, events: list[Event]) -> None
     for owner, n in toll(state, seat):
         give_crystals(state, seat, owner, n, events, "summon_toll")
     extra = {k: v for k, v in action.items() if k not in ("type", "card", "reduce", "amulet")}
-    printed = CARD[card].cost(state.players, state.edition)
+    printed = printed_cost(card, state.players, state.edition)
     energy = list(printed.energy)
     for ex, vec in effect_of(card).cost_choices(state, seat):
         if ex == extra:
@@ -176,7 +223,7 @@ def activation_options(state: State, seat: int, entry: InPlay) -> list[Action]:
 
 
 def activate(state: State, seat: int, action: Action, events: list[Event]) -> None:
-    entry = state.seats[seat].entry(action["slot"])
+    entry = state.seats[seat].own_entry(action["slot"])  # its effect may change it too (#35)
     assert entry is not None
     entry.used = True
     choice: dict[str, Any] = {k: v for k, v in action.items() if k not in ("type", "slot")}

@@ -100,10 +100,11 @@ def amulet_pool(player: Player) -> list[int]:
 
 def spend(player: Player, from_reserve: list[int], from_amulet: list[int]) -> None:
     """Remove tokens: ``from_amulet`` out of the amulets in the order they entered play."""
+    entries = player.own_entries() if any(from_amulet) else player.in_play
     for k in range(4):
         player.energy[k] -= from_reserve[k]
         left = from_amulet[k]
-        for entry in player.in_play:
+        for entry in entries:
             if left <= 0:
                 break
             if effect_of(entry.card).tokens_spendable and entry.tokens[k]:

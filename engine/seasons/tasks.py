@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Callable
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 from engine.protocol import Action, Event
 from engine.seasons.state import State, copy_json
@@ -31,6 +31,7 @@ Task = dict[str, Any]
 
 class Question(ABC):
     kind: ClassVar[str]
+    waits: ClassVar[bool] = True  # a seat owes it (``isinstance`` on an ABC is slow in a loop)
 
     @abstractmethod
     def options(self, state: State, task: Task) -> list[Action]: ...
@@ -46,6 +47,7 @@ class Question(ABC):
 
 class AutoStep(ABC):
     kind: ClassVar[str]
+    waits: ClassVar[bool] = False
 
     @abstractmethod
     def run(self, state: State, task: Task, events: list[Event]) -> None: ...
@@ -89,7 +91,7 @@ def top_question(state: State) -> tuple[Question, Task] | None:
         return None
     t = state.stack[-1]
     q = TASKS[t["kind"]]
-    return (q, t) if isinstance(q, Question) else None
+    return (q, t) if q.waits else None  # type: ignore[return-value]  # waits: a Question
 
 
 # Called by settle before each automatic step and when the stack runs empty: the rules' check
@@ -101,22 +103,27 @@ def settle(state: State, events: list[Event]) -> list[Action] | None:
     """Run automatic steps and drop moot questions until a seat owes an answer or all is done.
     Returns the options of the question left waiting (its seat's legal actions), if any."""
     while state.phase != "over":
-        if not state.stack or isinstance(TASKS[state.stack[-1]["kind"]], AutoStep):
-            if any(check(state) for check in overflow_check):
+        stack = state.stack  # a step may replace it (the match's end empties it)
+        if not stack or not TASKS[stack[-1]["kind"]].waits:
+            if _overflowing(state):
                 continue
-            if not state.stack:
+            if not stack:
                 return None
-            t = copy_json(state.stack.pop())  # shared with the previous state until now
-            step = TASKS[t["kind"]]
-            assert isinstance(step, AutoStep)
-            step.run(state, t, events)
+            t = copy_json(stack.pop())  # shared with the previous state until now
+            cast(AutoStep, TASKS[t["kind"]]).run(state, t, events)
             continue
-        t = state.stack[-1]
-        q = TASKS[t["kind"]]
-        assert isinstance(q, Question)
+        t = stack[-1]
+        q = cast(Question, TASKS[t["kind"]])
         options = q.options(state, t)
         if options:
             return options
-        state.stack.pop()
+        stack.pop()
         q.moot(state, copy_json(t), events)
     return None
+
+
+def _overflowing(state: State) -> bool:
+    for check in overflow_check:  # noqa: SIM110  (no generator: settle's every step runs this)
+        if check(state):
+            return True
+    return False
