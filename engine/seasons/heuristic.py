@@ -1,38 +1,106 @@
-"""A one-ply score of a position for one seat (the ``greedy`` bot): the seat's projected final
-score against the best opponent's, with energy, gauge and cards in hand valued on top.
+"""A score of a position for one seat (``greedy`` one ply ahead, ``strong`` at its leaves): the
+seat's projected final score against the best opponent's; and ``strong``'s one search hint.
 
 The projection is the final formula applied now (crystals + prestige in play − 5 per card in
-hand − bonus penalty), plus what the reserve would transmute for in the current season, a small
-value for each gauge slot still free and for each card in hand (a card not yet summoned costs
-5 at the end but is worth its prestige once in play).
+hand − bonus penalty), plus what the seat still holds that may turn into points, each worth
+less as the match runs out (``late``: 1 until the last ``ENDGAME`` months, then down to 0 at the
+end of year III, where energy is worth nothing and a card in hand only its −5):
+
+* energy at the current season's transmutation rate, in full while the seat may transmute in
+  this turn (it can cash it now), so that a sorcerer transmutes before the end rather than
+  holding energy that will score nothing;
+* a card in hand or in a library (they join the hand later, so building libraries is neutral):
+  ``CARD_IN_HAND`` + 0.3 × its prestige (a card not yet summoned costs 5 at the end but is worth
+  its prestige once in play), and a little for a free gauge slot to summon it into;
+* a season die taken but not resolved yet (``die_value``): its crystals, energy, stars, card
+  and permission to transmute, so that the die a seat takes is weighed by what it gives (one
+  ply after ``take_die`` nothing else has changed yet).
+
+``search_actions`` (a hint, ``engine/bots/searching.py``): while the libraries are built the
+search never ``reset_libraries`` (a tree of placing and taking back has no end).
 """
 
 from __future__ import annotations
 
+from engine.protocol import Action
 from engine.seasons import readings
 from engine.seasons.cards import CARD
+from engine.seasons.dice import face
 from engine.seasons.scoring import score_parts
 from engine.seasons.state import State
 
 GAUGE_SLOT = 1.5
 CARD_IN_HAND = 4.0  # offsets most of the −5: a card in hand is a future summon
+ENDGAME = 6  # months: over the last ones, held energy and cards lose their worth
+STAR = 1.0  # a star of the season die: +1 gauge
+DIE_CARD = 2.0  # a card drawn by the season die (kept or discarded)
+DIE_TRANSMUTE = 1.0  # the die's permission to transmute this turn
+MONTHS = readings.YEARS * readings.MONTHS
 
 
-def _projected(state: State, seat: int) -> float:
-    player = state.seats[seat]
+def late(state: State) -> float:
+    """1 until the last ``ENDGAME`` months of year III, then linearly down to 0 at its end."""
+    left = MONTHS - ((state.year - 1) * readings.MONTHS + state.month - 1)
+    return max(0.0, min(1.0, left / ENDGAME))
+
+
+def die_value(state: State, index: int, keep: float) -> float:
+    """What this round's die ``index`` gives the seat that resolves it, in points: its crystals,
+    and its energy (at the season's rate), stars, card and permission to transmute, times
+    ``keep`` (``late``)."""
+    d = state.dice[index]
+    f = face(state.round_season, d["die"], d["side"])
+    values = readings.TRANSMUTE_VALUES[state.season]
+    return f.crystals + keep * (
+        sum(n * values[k] for k, n in enumerate(f.energy))
+        + STAR * f.gauge
+        + DIE_CARD * f.card
+        + DIE_TRANSMUTE * f.transmute
+    )
+
+
+def _die_pending(state: State, seat: int) -> bool:
+    """Whether ``seat`` holds this round's die and has not resolved it yet."""
+    if state.phase == "dice":  # (between rounds the chooser is None and the dice are old)
+        return state.chooser is not None and state.seats_to_read()[seat].die is not None
+    if state.phase != "turn" or state.turn is None:
+        return False
+    order = (seat - state.first_player) % state.players
+    if order > state.turns_taken:
+        return True
+    return order == state.turns_taken and state.turn.seat == seat and state.turn.step == "die"
+
+
+def _projected(state: State, seat: int, keep: float) -> float:
     if state.result is not None:
         return float(state.result["scores"][seat])
+    player = state.seats_to_read()[seat]
     parts = score_parts(state, seat)
     values = readings.TRANSMUTE_VALUES[state.season]
-    energy = sum(n * values[k] for k, n in enumerate(player.energy))
+    turn = state.turn
+    cash = 1.0 if turn is not None and turn.seat == seat and turn.may_transmute else keep
+    energy = cash * sum(n * values[k] for k, n in enumerate(player.energy))
     free_slots = max(0, player.gauge - len(player.in_play))
-    # library cards join the hand later: counted alike, so building libraries is neutral
     waiting = player.hand + player.libraries[0] + player.libraries[1]
-    hand_value = sum(CARD_IN_HAND + 0.3 * max(0, CARD[c].pp) for c in waiting)
-    return parts["total"] + energy + GAUGE_SLOT * min(free_slots, len(player.hand)) + hand_value
+    hand_value = keep * (
+        sum(CARD_IN_HAND + 0.3 * max(0, CARD[c].pp) for c in waiting)
+        + GAUGE_SLOT * min(free_slots, len(player.hand))
+    )
+    total = parts["total"] + energy + hand_value
+    if player.die is not None and _die_pending(state, seat):
+        total += die_value(state, player.die, keep)
+    return total
 
 
 def evaluate(state: State, seat: int) -> float:
-    mine = _projected(state, seat)
-    best_other = max(_projected(state, s) for s in range(state.players) if s != seat)
+    keep = late(state)
+    mine = _projected(state, seat, keep)
+    best_other = max(_projected(state, s, keep) for s in range(state.players) if s != seat)
     return mine - best_other
+
+
+def search_actions(state: State, seat: int, legal: list[Action]) -> list[Action]:
+    """Never take the libraries apart again while building them (a hint for ``strong``)."""
+    if state.phase != "build":
+        return legal
+    return [a for a in legal if a["type"] != "reset_libraries"] or legal
