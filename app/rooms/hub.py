@@ -544,7 +544,9 @@ class Hub:
                     events = table.events_since(seen) if missed is None else None
                     if events is None:
                         events = [e for v, step in missed or () if v > seen for e in step]
-                    text = catch_up[(conn.seat, seen)] = table.catch_up_text(conn.seat, events)
+                    # ``since``: the version it had, in its own numbering.
+                    text = table.catch_up_text(conn.seat, events, conn.sent_version)
+                    catch_up[(conn.seat, seen)] = text
                 texts[conn] = text
             conn.sent_version = table.version_for(conn.seat)
             conn.sent_match = table.version

@@ -135,11 +135,14 @@ class Table:
             "due": [None if since is None else since + turn for since in owing],
         }
 
-    def catch_up_text(self, seat: int | None, events: list[Event]) -> str:
+    def catch_up_text(self, seat: int | None, events: list[Event], since: int) -> str:
         """The ``state`` message for a socket that missed versions: ``events`` holds every
-        event since its last version, so the table log has no holes."""
+        event after version ``since`` (the last it was sent, in its own numbering), and
+        ``since`` says so: the table log has no holes, and the client reads nothing to fill
+        them."""
         message = self.message(seat)
         message["events"] = events_for(events, seat)
+        message["since"] = since
         return wire.dumps(message)
 
     def message_text(self, seat: int | None) -> str:

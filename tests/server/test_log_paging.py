@@ -1,6 +1,7 @@
-"""The log read a page at a time (``GET /api/rooms/{code}/log?before=N&limit=K``), and a
-spectator who arrives in a long match: the socket gives it the state, never the history; the
-history is there when it asks, a page at a time."""
+"""The log read a page at a time (``GET /api/rooms/{code}/log?before=N&limit=K``); a
+spectator who arrives in a long match: the socket gives it the state, never the history (the
+history is there when it asks, a page at a time); and a socket that missed versions: one push
+holds every missed event and says since which version (``since``), so it reads no log."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import dataclasses
 import json
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -16,7 +18,9 @@ import pytest
 import websockets
 
 from app.settings import Settings
+from tests.server.conftest import sqlite_settings
 from tests.server.coven_serve import finished_log, start_bot_match
+from tests.support.client import Client, open_room
 from tests.support.server import ThreadServer
 
 ROUNDS = 12
@@ -120,3 +124,42 @@ async def test_a_spectator_arriving_late_gets_the_state_not_the_history(
             await http.get(f"/api/rooms/{code}/log", params={"before": seen, "limit": 5})
         ).json()
     assert asked["events"] == in_range(whole["events"], seen - 5, seen - 1)
+
+
+async def test_a_socket_that_missed_versions_gets_them_in_one_push_saying_since(
+    tmp_path: Path,
+) -> None:
+    """Two workers on one database and no bus between them: the sockets of B never hear of
+    A's commits, so B's next push brings them up from the version they had."""
+    settings = sqlite_settings(tmp_path)
+    with ThreadServer(settings) as a, ThreadServer(settings) as b:
+        code, (agnes, brigid) = await open_room(a.url, "test-guess", ["Agnes", "Brigid"])
+        assert (await agnes.http.post(f"/api/rooms/{code}/start")).status_code == 200
+        watcher = await Client(b.url).connect(code)
+        await watcher.at_version(0)
+        # Through A: both pick (versions 1, 2); B's sockets hear nothing of it.
+        for seat in (agnes, brigid):
+            answer = await seat.http.post(
+                f"/api/rooms/{code}/actions",
+                json={"action": {"type": "pick", "value": 1}, "client_id": f"a-{seat.seat}"},
+            )
+            assert answer.status_code == 200, answer.text
+        # Through B: the next move; B's push finds its watcher two versions behind.
+        mover = await Client(b.url, agnes.token, 0).connect(code)
+        state = await mover.at_version(2)
+        assert (await mover.act(state["legal"][0]))["type"] == "ack"
+        caught = await watcher.at_version(3)
+        assert watcher.versions == [0, 3], "one push for the three versions"
+        assert caught["since"] == 0
+        log = (await watcher.http.get(f"/api/rooms/{code}/log", params={"since": 0})).json()
+        assert caught["events"] == [
+            {k: v for k, v in e.items() if k != "version"} for e in log["events"]
+        ]
+        assert [e["type"] for e in caught["events"]][:2] == ["picked", "picked"]
+        # A push of the next version alone says no ``since``: nothing was missed.
+        state = await mover.at_version(3)
+        assert (await mover.act(state["legal"][0]))["type"] == "ack"
+        assert "since" not in await watcher.at_version(4)
+        for client in (watcher, mover, agnes, brigid):
+            await client.close()
+
