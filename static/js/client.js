@@ -136,7 +136,9 @@ export class RoomClient {
     this.version = message.version;
     if (typeof message.public_version === "number") this.publicVersion = message.public_version;
     if (previous !== null && message.version > previous + 1) {
-      this.emit("gap", { from: previous, to: message.version, events: message.events || [] });
+      // `since`: a catch-up push's events run from that version on (none: fill from the log).
+      const since = typeof message.since === "number" ? message.since : null;
+      this.emit("gap", { from: previous, to: message.version, events: message.events || [], since });
     }
     this.emit("state", message);
   }
