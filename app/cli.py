@@ -39,6 +39,7 @@ def _serve(args: argparse.Namespace) -> int:
 
     from app.lan import banner
     from app.store.db import migrate
+    from app.store.room_shards import migrate_room_databases
 
     try:
         settings = Settings.from_env()
@@ -63,6 +64,7 @@ def _serve(args: argparse.Namespace) -> int:
     # `coven migrate` itself sets COVEN_MIGRATE_ON_START=0).
     if settings.migrate_on_start:
         migrate(settings.database_url, settings.database_schema)
+        migrate_room_databases(settings.room_database_urls, settings.database_schema)
     os.environ["COVEN_MIGRATE_ON_START"] = "0"
     try:
         log_config = _observing(settings, args.log_level)
@@ -101,10 +103,13 @@ def _observing(settings: Settings, level: str) -> dict[str, object]:
 
 def _migrate(_: argparse.Namespace) -> int:
     from app.store.db import migrate
+    from app.store.room_shards import migrate_room_databases
 
     settings = Settings.from_env()
     migrate(settings.database_url, settings.database_schema)
-    print(f"migrated {settings.database_url.split('@')[-1]}")
+    migrate_room_databases(settings.room_database_urls, settings.database_schema)
+    for url in (settings.database_url, *settings.room_database_urls):
+        print(f"migrated {url.split('@')[-1]}")
     return 0
 
 
