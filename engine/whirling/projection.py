@@ -68,12 +68,15 @@ def project_production(state: State, seat: int) -> tuple[list[int], list[int]]:
     return benches[0], cauldrons[0]
 
 
-def own_round(state: State, seat: int) -> float:
+def own_round(state: State, seat: int, play: tuple[Recipe, Face] | None = None) -> float:
     """What one witch's own round is worth by the projection alone, cheaply (the others' rows
     are not projected): the cubes her cauldron would overflow onto her nemesis's workbench as it
-    stands, plus a little for room left on her own workbench and for cubes sent at all."""
+    stands, plus a little for room left on her own workbench and for cubes sent at all. ``play``:
+    a recipe she would play this round, on the side she would play it (without playing it)."""
     rows: list[list[tuple[str, Shape]]] = [[] for _ in state.witches]
     rows[seat] = recipe_row(state, state.witches[seat])
+    if play is not None:
+        rows[seat].append((play[0].id, _shape(*play)))
     benches, cauldrons = this_round(state, rows, only=seat)
     nemesis = state.witches[right_of(seat, state.players)]
     target = nemesis.brew.workbench if nemesis.brew else nemesis.workbench

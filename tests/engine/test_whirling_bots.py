@@ -1,6 +1,7 @@
 """Whirling Witchcraft's ``strong`` bot: its playout (``engine/whirling/playout.py``) plays only
-legal actions, the same ones from the same deal, and stops once the recipes are revealed; its
-paired root weighs every action on the same deals and decides the same way from the same seed.
+legal actions, the same ones from the same deal, and stops once the next round's recipes are
+revealed; its paired root weighs every action on the same deals and decides the same way from
+the same seed.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from engine.whirling.state import State
 from tests.whirling.randomplay import GAME, mode, plies
 
 HINTS = hints(GAME)
+LONGEST = 400  # actions: far more than two rounds of five witches take
 
 
 def _study_positions(seed: int) -> list[State]:
@@ -34,7 +36,7 @@ def _play_out(start: State, state: State, rng: random.Random) -> tuple[State, li
     policy, over = HINTS.playout_action, HINTS.playout_over
     assert policy is not None and over is not None
     played: list[Action] = []
-    for _ in range(100):
+    for _ in range(LONGEST):
         if over(start, state):
             return state, played
         owing = GAME.to_move(state)
@@ -45,11 +47,11 @@ def _play_out(start: State, state: State, rng: random.Random) -> tuple[State, li
         assert action in legal, f"{action} is not legal for seat {actor}"
         played.append(action)
         state = GAME.apply(state, actor, action).state
-    raise AssertionError("the playout did not stop within 100 actions")
+    raise AssertionError(f"the playout did not stop within {LONGEST} actions")
 
 
 @pytest.mark.parametrize("seed", range(24))
-def test_a_playout_plays_legal_actions_up_to_the_reveal_of_the_round(seed: int) -> None:
+def test_a_playout_plays_legal_actions_up_to_the_reveal_of_the_next_round(seed: int) -> None:
     rng = random.Random(seed)
     positions = _study_positions(seed)
     for state in rng.sample(positions, min(4, len(positions))):
@@ -58,9 +60,10 @@ def test_a_playout_plays_legal_actions_up_to_the_reveal_of_the_round(seed: int) 
         after = GAME.apply(dealt, seat, rng.choice(GAME.legal_actions(dealt, seat))).state
         end, played = _play_out(dealt, after, random.Random(1))
         if end.result is None:
-            # every recipe of this round's study is revealed, and nothing of the brew is played
-            assert (end.phase, end.round) == ("brew", dealt.round)
+            # this round played through: the next round's recipes are revealed, nothing brewed
+            assert (end.phase, end.round) == ("brew", dealt.round + 1)
             assert all(w.brew is not None and not w.brew.used for w in end.witches)
+            assert any(a["type"] == "brew" for a in played)
         assert all(a["type"] != "swap_hand" for a in played)
         # nothing is drawn from the random stream: another stream plays the same actions
         again, replayed = _play_out(dealt, after, random.Random(2))
