@@ -226,7 +226,7 @@ class SubmitAction(BaseModel):
 
 class ActionAck(BaseModel):
     client_id: str
-    version: int = Field(description="the match version this action produced")
+    version: int = Field(description="the acting seat's own version this action produced")
     duplicate: bool = Field(description="true when this client_id had already been applied")
 
 
@@ -360,7 +360,10 @@ class ChatOut(BaseModel):
 
 class PresenceMessage(BaseModel):
     type: Literal["presence"] = "presence"
-    version: int | None = Field(description="latest match version known; null before start")
+    version: int | None = Field(
+        description="latest public version known (a seat's private steps not counted); "
+        "null before start"
+    )
     status: str
     seats: list[SeatInfo]
     spectators: int

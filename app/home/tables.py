@@ -110,11 +110,12 @@ class HomeTables:
             if not mine:
                 return []
             ids = list(mine)
-            # The latest action by the (match, version) index: one step back from the top of
-            # each match's actions, not a scan of them.
+            # The latest public action by the (match, version) index: a few steps back from the
+            # top of each match's actions, not a scan of them. Never a private step: its moment
+            # is its seat's alone (app/rooms/private_steps.py).
             last_action = (
                 select(ActionRow.created_at)
-                .where(ActionRow.match_id == MatchRow.id)
+                .where(ActionRow.match_id == MatchRow.id, ActionRow.private_to.is_(None))
                 .order_by(ActionRow.version.desc())
                 .limit(1)
                 .correlate(MatchRow)

@@ -43,9 +43,22 @@ class Table:
         self.marks: dict[int, int] = {}
         self.acts = [0] * len(players)
         self.before: tuple[int, int] | None = None  # seat 0's and the public version then
+        self.last_move_before: list[float | None] = []
 
-    def private_steps_begin(self) -> None:
+    async def private_steps_begin(self) -> None:
         self.before = (self.players[0].versions[-1], self.spectator.versions[-1])
+        self.last_move_before = [await self.last_move_at(p) for p in self.players[1:]]
+
+    async def last_move_at(self, player: Client) -> float | None:
+        """"My tables" for ``player``'s seat: when the table's last move was made."""
+        body = {"seats": [{"room": self.code, "token": player.token}]}
+        answer = await player.http.post(
+            "/api/me/tables", json=body, headers={"Origin": player.url}
+        )
+        assert answer.status_code == 200, answer.text
+        (table,) = answer.json()["tables"]
+        moment: float | None = table["last_move_at"]
+        return moment
 
     @classmethod
     async def open(cls, server: ThreadServer, game: str) -> Table:
@@ -126,6 +139,8 @@ async def play_both(server: ThreadServer, game: str, play: Play) -> list[dict[st
         mine_before, public_before = table.before
         assert table.players[0].versions[-1] == mine_before + taken
         assert table.spectator.versions[-1] == public_before
+        # "My tables" tells the others the moment of the last move: not of a private step.
+        assert [await table.last_move_at(p) for p in table.players[1:]] == table.last_move_before
         seen.append(
             {
                 "seats": [await table.seen_by(p) for p in table.players[1:]],
@@ -142,7 +157,7 @@ async def toggle_roles(table: Table, steps: int) -> int:
     for seat in (1, 2):
         await table.act(seat, legal(table, seat, "keep")[0])
     role = legal(table, 0, "keep")[0]
-    table.private_steps_begin()
+    await table.private_steps_begin()
     for n in range(steps):
         await table.act(0, role if n % 2 == 0 else {"type": "unkeep", "role": role["role"]})
     return steps
@@ -163,7 +178,7 @@ async def produce_blind(table: Table, steps: int) -> int:
         await table.act(seat, rng.choice(player.state["legal"]))
     else:
         raise AssertionError("seat 0 never came to brew")
-    table.private_steps_begin()
+    await table.private_steps_begin()
     taken = 0
     while taken < steps:
         choices = private_choices(table, 0)

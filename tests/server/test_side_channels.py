@@ -89,6 +89,18 @@ class Decision:
         return self.table.version
 
     @property
+    def watched(self) -> int:
+        """The version the watcher (seat 0) saw this table at: its own numbering, which the
+        other seats' private steps do not move (app/rooms/private_steps.py)."""
+        return self.table.version_for(0)
+
+    @property
+    def fresh(self) -> bool:
+        """Whether the action that made this version was public (the watcher got a message at
+        it): the answer time is measured from that message."""
+        return self.table.private.get(self.table.version) is None
+
+    @property
     def legal(self) -> int:
         """The seat's number of legal actions: its secret."""
         return len(self.table.game.legal_actions(self.table.state, self.seat))
@@ -137,6 +149,23 @@ def spy_on(runner: BotRunner, decisions: list[Decision]) -> None:
     runner._play_unpaced = noted_unpaced  # type: ignore[method-assign]
 
 
+def note_visible(runner: BotRunner, visible: dict[tuple[str, int, int], bool]) -> None:
+    """Note, per (room, match version, seat), whether the watcher (seat 0) saw the bot's
+    answer there: another seat's private step (keeping a role) sends it nothing, so it has no
+    time to measure; seat 0's own private steps it sees."""
+    moves = runner.service.moves
+    submit = moves.bot_act
+
+    async def noted(code: str, table: Table, seat: int, action: Any, client_id: Any = None) -> Any:
+        ack = await submit(code, table, seat, action, client_id)
+        latest = runner.tables.cached(code)
+        if latest is not None and not ack.duplicate:
+            visible[(code, table.version, seat)] = latest.private.get(latest.version) in (None, 0)
+        return ack
+
+    moves.bot_act = noted  # type: ignore[method-assign]
+
+
 class Watcher(Client):
     """A client that notes when each message arrived, and its size."""
 
@@ -175,6 +204,8 @@ async def play_rooms(settings: Settings, game: str, levels: list[str]) -> Answer
     with ThreadServer(settings) as server:
         runner: BotRunner = server.server.config.app.state.coven.bots  # type: ignore[attr-defined]
         spy_on(runner, decisions)
+        visible: dict[tuple[str, int, int], bool] = {}
+        note_visible(runner, visible)
         watchers: dict[str, Watcher] = {}
         for _ in range(ROOMS):
             code, (host,) = await open_room(server.url, game, ["Host"])
@@ -208,15 +239,18 @@ async def play_rooms(settings: Settings, game: str, levels: list[str]) -> Answer
     for d in decisions:
         batches[(d.code, d.version)].append(d)
     for d in decisions:
-        if d.level == "random":
+        # Only answers the watcher sees, owed at a version it got a message at.
+        if d.level == "random" or not d.fresh or not visible.get((d.code, d.version, d.seat)):
             continue
         batch = batches[(d.code, d.version)]
-        rank = sorted(b.seat for b in batch).index(d.seat)
+        rank = sum(
+            1 for b in batch if b.seat < d.seat and visible.get((b.code, b.version, b.seat))
+        )
         arrivals = watchers[d.code].arrivals
         states = [(i, v) for i, (_, kind, _, v) in enumerate(arrivals) if kind == "state"]
-        came = next((i for i, v in states if v == d.version), None)
+        came = next((i for i, v in states if v == d.watched), None)
         # The first message that shows the answer (quick answers may share one).
-        went = next((i for i, v in states if v >= d.version + 1 + rank), None)
+        went = next((i for i, v in states if v >= d.watched + 1 + rank), None)
         if came is None or went is None:
             continue  # the run ended first, or a message covered the version it was owed at
         # What the table knows beforehand: which seats owe and their levels, so when they all
@@ -225,7 +259,7 @@ async def play_rooms(settings: Settings, game: str, levels: list[str]) -> Answer
             ANSWER_SHARE[b.level] * (settings.bot_budget_ms or 0) / 1000 for b in batch
         )
         times[d.level].append((d.legal, arrivals[went][0] - arrivals[came][0] - public))
-        if d.alone and arrivals[went][3] == d.version + 1:
+        if d.alone and arrivals[went][3] == d.watched + 1:
             # Presence messages come on their own clock (joins, a periodic refresh).
             between = arrivals[came + 1 : went + 1]
             sent = sum(1 for _, kind, _, _ in between if kind != "presence")
