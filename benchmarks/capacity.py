@@ -67,6 +67,43 @@ async def _admin(sql: str) -> None:
         await conn.close()
 
 
+async def _pg_value(sql: str, schema: str | None = None, *args: Any) -> Any:
+    import asyncpg
+
+    conn = await asyncpg.connect(
+        PG_URL.replace("postgresql+asyncpg://", "postgresql://"),
+        server_settings={"search_path": schema} if schema else None,
+    )
+    try:
+        return await conn.fetchval(sql, *args)
+    finally:
+        await conn.close()
+
+
+async def wal_position() -> int:
+    """Bytes of WAL PostgreSQL has written so far (the whole server's: other users' writes
+    count too, so a difference is an upper bound)."""
+    return int(await _pg_value("SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), '0/0')"))
+
+
+async def row_sizes(schema: str, game: str) -> dict[str, float | None]:
+    """Mean stored bytes (after PostgreSQL's compression) of this game's snapshots and of
+    its action rows, in the default database."""
+    snapshot = await _pg_value(
+        "SELECT avg(pg_column_size(snapshot)) FROM matches WHERE game_id = $1", schema, game
+    )
+    action = await _pg_value(
+        "SELECT avg(pg_column_size(a.*)) FROM actions a JOIN matches m ON m.id = a.match_id "
+        "WHERE m.game_id = $1",
+        schema,
+        game,
+    )
+    return {
+        "snapshot_bytes": round(float(snapshot)) if snapshot is not None else None,
+        "action_row_bytes": round(float(action)) if action is not None else None,
+    }
+
+
 def _url_of(database: str) -> str:
     return f"{PG_URL.rpartition('/')[0]}/{database}"
 
@@ -101,10 +138,12 @@ async def _windows(load: Load, pids: list[int], redis_port: int) -> dict[str, An
         await asyncio.sleep(0.1)
     opened, opening_moves = load.opened, load.actions
     mid_worker, mid_backing = cpu_seconds(pids), backing_cpu.snapshot(pids, 5432, redis_port)
+    mid_wal = await wal_position()
     while time.perf_counter() < load.stop_at and not run.done():
         await asyncio.sleep(0.1)
     moves = load.actions - opening_moves
     end_worker, end_backing = cpu_seconds(pids), backing_cpu.snapshot(pids, 5432, redis_port)
+    wal = await wal_position() - mid_wal
     report = await run
     seconds = load.stop_at - load.warm_until
     return {
@@ -115,6 +154,7 @@ async def _windows(load: Load, pids: list[int], redis_port: int) -> dict[str, An
         "errors": report["errors"],
         "worker_cpu_ms_per_move": round((end_worker - mid_worker) * 1000 / max(moves, 1), 3),
         **backing_cpu.per_move(mid_backing, end_backing, moves),
+        "wal_bytes_per_move_at_most": round(wal / max(moves, 1)),
         # The opening's CPU less its moves' (at the steady rate), per table opened.
         "tables_opened": opened,
         "_opening": (start_worker, mid_worker, start_backing, mid_backing, opening_moves),
@@ -235,6 +275,8 @@ def main() -> int:
             log(f"{game}: {args.rooms} tables x {args.players}, think {args.think} ms")
             measured = measure_game(args, game, env)
             measured.update(table_figures(game, args.players, args.sim_games, measured))
+            if not databases:
+                measured.update(asyncio.run(row_sizes(schema, game)))
             log(json.dumps(measured))
             results[game] = measured
     finally:
