@@ -298,8 +298,9 @@ def _room_fields(code: str) -> dict[str, Any]:
     }
 
 
-# The repository's methods that are not one room's: they stay on the default database.
-NOT_A_ROOMS = {"transaction"}
+# The repository's methods that are not one room's: they stay on the default database
+# (``server_key``: the server's own keys, e.g. for sealed moves).
+NOT_A_ROOMS = {"transaction", "server_key"}
 
 
 def test_every_room_method_goes_to_the_rooms_database() -> None:
