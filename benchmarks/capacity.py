@@ -57,10 +57,26 @@ def log(text: str) -> None:
     print(text, file=sys.stderr, flush=True)
 
 
-async def _admin(sql: str) -> None:
+async def _connect(schema: str | None = None) -> Any:
+    """A connection of this script's own, waiting while PostgreSQL has none free (on a
+    shared machine other programs may hold all of them for a while)."""
     import asyncpg  # type: ignore[import-untyped]
 
-    conn = await asyncpg.connect(PG_URL.replace("postgresql+asyncpg://", "postgresql://"))
+    deadline = time.monotonic() + 120
+    while True:
+        try:
+            return await asyncpg.connect(
+                PG_URL.replace("postgresql+asyncpg://", "postgresql://"),
+                server_settings={"search_path": schema} if schema else None,
+            )
+        except asyncpg.TooManyConnectionsError:
+            if time.monotonic() > deadline:
+                raise
+            await asyncio.sleep(0.5)
+
+
+async def _admin(sql: str) -> None:
+    conn = await _connect()
     try:
         await conn.execute(sql)
     finally:
@@ -68,12 +84,7 @@ async def _admin(sql: str) -> None:
 
 
 async def _pg_value(sql: str, schema: str | None = None, *args: Any) -> Any:
-    import asyncpg
-
-    conn = await asyncpg.connect(
-        PG_URL.replace("postgresql+asyncpg://", "postgresql://"),
-        server_settings={"search_path": schema} if schema else None,
-    )
+    conn = await _connect(schema)
     try:
         return await conn.fetchval(sql, *args)
     finally:
@@ -280,9 +291,14 @@ def main() -> int:
             log(json.dumps(measured))
             results[game] = measured
     finally:
-        asyncio.run(_admin(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE'))
-        for name in databases:
-            asyncio.run(_admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        for cleanup in (
+            f'DROP SCHEMA IF EXISTS "{schema}" CASCADE',
+            *(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)' for name in databases),
+        ):
+            try:
+                asyncio.run(_admin(cleanup))
+            except Exception as exc:
+                log(f"left behind, drop it by hand: {cleanup} ({exc})")
     print(
         json.dumps(
             {
