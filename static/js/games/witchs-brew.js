@@ -242,9 +242,12 @@ export async function createRenderer(ctx) {
     const takeover = cur.answers.filter((a) => a.answer === "claim" && ui.fresh.has(`${a.seat}:claim`)).pop();
     const before = takeover ? claimants[claimants.indexOf(takeover.seat) - 1] : null;
     let after = null;
-    if (view.phase === "act") after = t("wb.full_action_due", { name: name(cur.claimant), role: roleName(cur.role) });
+    // The claimant reads her full action or her purchase in her moves panel already; the line
+    // is for the others (on a phone it was the same sentence twice, one screen apart).
+    const hers = cur.claimant === mySeat();
+    if (view.phase === "act" && !hers) after = t("wb.full_action_due", { name: name(cur.claimant), role: roleName(cur.role) });
     if (view.phase === "tribute") after = t("wb.tribute_due", { name: name(cur.claimant), names: cur.givers.map(name).join(", ") });
-    if (view.phase === "shelf") after = t("wb.shelf_due", { name: name(cur.claimant), stack: stackName(cur.role === "cutpurse" ? "gold_shelf" : "ingredient_shelf") });
+    if (view.phase === "shelf" && !hers) after = t("wb.shelf_due", { name: name(cur.claimant), stack: stackName(cur.role === "cutpurse" ? "gold_shelf" : "ingredient_shelf") });
     return h(
       "section",
       { class: "claim", "data-testid": "claim", "data-role": cur.role, "data-claimant": String(cur.claimant) },
