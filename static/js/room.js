@@ -11,6 +11,7 @@ import { clear, copyText, h, toast } from "./dom.js";
 import { errorText, typedName } from "./forms.js";
 import { has, initI18n, onLanguageChange, t } from "./i18n.js";
 import { logLine } from "./log_lines.js";
+import { createTableLog } from "./table_log.js";
 import { showMatchFigures } from "./match_figures.js";
 import { offerKeepProfile } from "./profile.js";
 import { createProfileSeat } from "./profile_seat.js";
@@ -32,9 +33,7 @@ const page = {
   renderer: null,
   rendererLoading: null,
   client: null,
-  log: [], // {version, order, event}
-  logOrder: 0,
-  logLoaded: false,
+  log: null, // the table log: what this page was shown, history when wanted (table_log.js)
   botLevel: "random", // the level the host's next bot (or hand-over) gets
   joinError: "", // why the last join was refused (shown under the form)
   turnAlert: null, // title, sound and notification when this seat's turn comes (turn_alert.js)
@@ -522,57 +521,13 @@ async function startMatch() {
   }
 }
 
-// -- the table log -----------------------------------------------------------------------------
-function addLog(version, events) {
-  for (const event of events) page.log.push({ version, order: page.logOrder++, event });
-  if (page.log.length > 400) page.log.splice(0, page.log.length - 400);
-}
-
+// -- the table log (table_log.js) -------------------------------------------------------------
 function describe(event) {
   return logLine(page.renderer, event);
 }
 
 function renderLog() {
-  const list = clear(document.getElementById("log"));
-  const entries = [...page.log].sort((a, b) => a.version - b.version || a.order - b.order);
-  for (const entry of entries) {
-    const text = describe(entry.event);
-    if (!text) continue;
-    list.append(h("li", { class: `log-${entry.event.type}` }, text));
-  }
-  list.scrollTop = list.scrollHeight;
-}
-
-// Public events of versions we never received. The server may already have put them in the
-// catching-up `state` message (`alreadyHave`), so those are not logged twice.
-async function fillLog(fromVersion, toVersion, alreadyHave = []) {
-  try {
-    // Only what was missed: the actions after the version this page had.
-    // In this tab's own numbering of versions (a seat's token: its own private steps count).
-    const log = await api("GET", `/api/rooms/${encodeURIComponent(code)}/log?since=${Math.max(0, fromVersion)}`, {
-      token: page.mine ? page.mine.token : null,
-    });
-    const missed = log.events.filter((e) => e.version > fromVersion && e.version < toVersion);
-    const have = new Map();
-    for (const event of alreadyHave) {
-      const key = JSON.stringify(event);
-      have.set(key, (have.get(key) || 0) + 1);
-    }
-    const byVersion = new Map();
-    for (const { version, ...event } of missed) {
-      const key = JSON.stringify(event);
-      if (have.get(key)) {
-        have.set(key, have.get(key) - 1);
-        continue;
-      }
-      if (!byVersion.has(version)) byVersion.set(version, []);
-      byVersion.get(version).push(event);
-    }
-    for (const [version, events] of byVersion) addLog(version, events);
-    renderLog();
-  } catch {
-    /* the log is a comfort, not a necessity */
-  }
+  if (page.log) page.log.render();
 }
 
 // -- the live table ----------------------------------------------------------------------------
@@ -622,12 +577,8 @@ async function onState(message) {
     page.mine.seat = message.seat;
     seatStore.set(code, message.seat, page.mine.token);
   }
-  if (!page.logLoaded) {
-    page.logLoaded = true;
-    addLog(0, [{ type: "match_started" }]);
-    if (message.version > 0) fillLog(0, message.version); // what happened before we arrived
-  }
-  addLog(message.version, message.events || []);
+  // (the state is enough to play or watch: what came before is read when wanted)
+  page.log.shown(message);
   await ensureRenderer();
   page.talk.logLines((message.events || []).filter((event) => describe(event)).length);
   if (page.state !== message) return; // a newer message arrived while the renderer loaded
@@ -657,6 +608,13 @@ async function main() {
   page.rematch = createRematch({ code, page, isHost, redraw: () => renderAll(), failed });
   page.turnAlert = createTurnAlert({ t, code });
   page.talk = createTalk(code);
+  page.log = createTableLog({
+    code,
+    t,
+    describe,
+    token: () => (page.mine ? page.mine.token : null),
+    list: () => document.getElementById("log"),
+  });
   page.profileSeat = createProfileSeat({ code, page, seatName, took: playSeat });
   const client = (page.client = new RoomClient(code, page.mine && page.mine.token));
   page.chat = createChat({
@@ -680,7 +638,7 @@ async function main() {
       if (status === "open" && page.renderer && page.renderer.rejected) page.renderer.rejected();
     })
     .on("state", withRoom((message) => onState(message).catch((err) => console.error(err))))
-    .on("gap", withRoom(({ from, to, events }) => fillLog(from, to, events)))
+    .on("gap", withRoom((gap) => page.log.gap(gap)))
     .on("presence", withRoom((message) => {
       const wasOpen = page.room.status === "open";
       // A seat taken back from a bot: its clock started afresh (no new state says so).
