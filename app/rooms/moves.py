@@ -13,13 +13,14 @@ import hashlib
 from dataclasses import dataclass
 from typing import Any
 
-from app.bus import Bus
+from app.bus import Bus, MemoryBus
 from app.clock import Clock, due_at
 from app.errors import CovenError
 from app.observability import metrics, move_watch, tracing
 from app.rooms.keys import room_channel
 from app.rooms.notices import Moved, Notices
 from app.rooms.private_steps import Faces, private_to
+from app.rooms.sealed_moves import sealed_fields
 from app.rooms.tables import Table, Tables, next_table
 from app.store.repository import ClientIdTaken, Committed, MatchRecord, NewAction, Repository
 from engine.protocol import Action, IllegalAction, Step, public_events
@@ -175,14 +176,17 @@ class Moves:
         move_watch.stage("committed", since)
         metrics.move_committed(table.room.game_id)
         move_watch.published(code, table.room.game_id, match.version + 1, since)
-        await self.bus.publish(
-            room_channel(code),
-            {
-                "type": "version",
-                "version": match.version + 1,
-                "events": public_events(new.events),
-            },
-        )
+        message: dict[str, Any] = {
+            "type": "version",
+            "version": match.version + 1,
+            "events": public_events(new.events),
+        }
+        if not isinstance(self.bus, MemoryBus) and await self.tables.seal.ready():
+            # The other workers replay the move from this, with no read (sealed: it holds
+            # the action and its private events).
+            fields = sealed_fields(match.id, match.version + 1, new, table.match.stage_since)
+            message["move"] = self.tables.seal.seal(code, fields)
+        await self.bus.publish(room_channel(code), message)
         if came_back:
             await self.bus.publish(room_channel(code), {"type": "room"})
         elif new.finished:

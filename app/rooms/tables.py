@@ -20,6 +20,8 @@ from app.errors import CovenError
 from app.fairness.public import fairness
 from app.rooms.keys import hash_token, seat_of
 from app.rooms.private_steps import Faces, hidden_after, viewer_version
+from app.rooms.sealed_moves import MoveSeal, head_of
+from app.store.moves import Head
 from app.store.repository import ActionRecord, MatchRecord, NewAction, Repository, RoomRecord
 from engine import registry
 from engine.protocol import Event, Game, IllegalAction, events_for
@@ -260,6 +262,10 @@ class Tables:
         self._locks: dict[str, asyncio.Lock] = {}
         self._tables: dict[str, Table] = {}
         self._rooms: dict[str, RoomRecord] = {}
+        # Other workers' moves as their ``version`` messages brought them, sealed, by room
+        # and version: a copy catches up from these without a read (``_catch_up``).
+        self.seal = MoveSeal(repo)
+        self._heard: dict[str, dict[int, str]] = {}
 
     def lock(self, code: str) -> asyncio.Lock:
         lock = self._locks.get(code)
@@ -299,6 +305,7 @@ class Tables:
         """Drop every copy of a room and match (the bus lost messages: any may be stale)."""
         self._rooms.clear()
         self._tables.clear()
+        self._heard.clear()
 
     def seats_changed(self, code: str) -> None:
         """A seat record of a started match changed here: the next look reads the match."""
@@ -338,11 +345,48 @@ class Tables:
             raise CovenError("not_started", "the match has not started yet")
         return await self.adopt(code, room, *head)
 
+    def heard(self, code: str, message: dict[str, Any]) -> None:
+        """Another worker's ``version`` message for ``code``: keep its sealed move (if any)
+        for the catch-up that follows (only this worker's copies' rooms reach here)."""
+        sealed, version = message.get("move"), message.get("version")
+        if not isinstance(sealed, str) or not isinstance(version, int):
+            return
+        cached = self._tables.get(code)
+        if cached is not None and cached.version >= version:
+            return  # this worker's own move (or one it has already)
+        heard = self._heard.setdefault(code, {})
+        heard[version] = sealed
+        if len(heard) > STAGES_KEPT:
+            del heard[min(heard)]
+
+    async def _heard_head(self, code: str, cached: Table) -> Head | None:
+        """What the database would answer ``_catch_up``, from the sealed moves heard since
+        ``cached``'s version, if every one of them was heard and opens."""
+        heard = self._heard.get(code)
+        if not heard:
+            return None
+        for version in [v for v in heard if v <= cached.version]:
+            del heard[version]
+        if cached.version + 1 not in heard or not await self.seal.ready():
+            return None
+        moves = []
+        version = cached.version + 1
+        while version in heard:
+            opened = self.seal.open(code, heard[version])
+            if opened is None or opened.get("version") != version:
+                return None
+            moves.append(opened)
+            version += 1
+        return head_of(cached.match.id, moves)
+
     async def _catch_up(self, code: str, cached: Table) -> Table | None:
         """This worker's copy brought up to date by replaying the actions committed since
-        (another worker's moves): one small read instead of the snapshot. ``None`` when the
-        replay cannot be trusted (a gap, a refusal, a different stage): read it all."""
-        head = await self.repo.moves.head(cached.match.id, cached.version)
+        (another worker's moves): from their sealed ``version`` messages when every one was
+        heard, else one small read instead of the snapshot. ``None`` when the replay cannot
+        be trusted (a gap, a refusal, a different stage): read it all."""
+        head = await self._heard_head(code, cached)
+        if head is None:
+            head = await self.repo.moves.head(cached.match.id, cached.version)
         if head is None:
             return None
         latest = self._tables.get(code)
@@ -457,6 +501,7 @@ class Tables:
     def forget(self, code: str) -> None:
         self._tables.pop(code, None)
         self._rooms.pop(code, None)
+        self._heard.pop(code, None)
         lock = self._locks.get(code)
         if lock is not None and not lock.locked():
             del self._locks[code]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import time
-from collections.abc import AsyncIterator, Collection, Sequence
+from collections.abc import AsyncIterator, Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from typing import Any, cast
 
@@ -15,8 +15,16 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
 from app import wire
 from app.clock import due_at
 from app.fairness.seeds import Secret
-from app.store.database import Database
-from app.store.models import ActionRow, ChatRow, MatchRow, RoomRow, RoomSeedRow, SeatRow
+from app.store.database import Database, insert_ignoring
+from app.store.models import (
+    ActionRow,
+    ChatRow,
+    MatchRow,
+    RoomRow,
+    RoomSeedRow,
+    SeatRow,
+    ServerKeyRow,
+)
 from app.store.moves import (
     ClientIdCollision,
     LockedMatch,
@@ -951,6 +959,23 @@ class Repository:
     async def count_rooms(self) -> int:
         async with self.readers() as session:
             return int((await session.execute(select(func.count(RoomRow.id)))).scalar_one())
+
+    async def server_key(self, name: str, make: Callable[[], str]) -> str:
+        """The server's key ``name``: the stored one, or ``make()``'s stored first (whoever
+        writes first wins, and every worker reads the winner)."""
+        query = select(ServerKeyRow.value).where(ServerKeyRow.name == name)
+        async with self.readers() as session:
+            stored: str | None = (await session.execute(query)).scalar_one_or_none()
+        if stored is None:
+            async with self._write() as session:
+                await session.execute(
+                    insert_ignoring(self.db.dialect, ServerKeyRow).values(
+                        name=name, value=make(), created_at=time.time()
+                    )
+                )
+            async with self.readers() as session:
+                stored = (await session.execute(query)).scalar_one()
+        return stored
 
 
 async def _still_open(session: AsyncSession, room_id: int) -> bool:
