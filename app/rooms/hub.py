@@ -469,7 +469,6 @@ class Hub:
         if kind == "version":
             version = int(message.get("version", 0))
             self.tables.heard(room.code, message)  # another worker's move, sealed
-            self.tables.heard(room.code, message)  # another worker's move, sealed
             with move_watch.fan_out(room.code, version):
                 await self.push_state(room, version)
         elif kind == "room" and isinstance(message.get("status"), str):
