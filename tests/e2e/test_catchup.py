@@ -100,7 +100,7 @@ def busy(player: Player) -> bool:
     state = player.page.evaluate(
         "document.querySelector('[data-testid=log-earlier]')?.getAttribute('aria-disabled')"
     )
-    return state != "false"
+    return str(state) != "false"
 
 
 def first_line(player: Player) -> str:
