@@ -44,6 +44,7 @@ ROOT = Path(__file__).resolve().parents[1]
 BGIO = Path("/work/shared/bench/bgio")
 PG_URL = "postgresql+asyncpg://postgres@127.0.0.1:5432/test"
 REDIS_URL = "redis://127.0.0.1:6379/0"
+PG_ONE = "50x4 postgresql+redis 1 worker"
 
 
 def log(text: str) -> None:
@@ -92,10 +93,16 @@ def run_bgio(harness: Path, matches: int, players: int, timeout: float) -> dict[
 
 
 def run_coven(
-    matches: int, players: int, workers: int, timeout: float, route: str = "spread"
+    matches: int,
+    players: int,
+    workers: int,
+    timeout: float,
+    route: str = "spread",
+    server_root: Path | None = None,
 ) -> dict[str, Any]:
     """Coven's side; ``workers`` 0: SQLite, one worker; N: PostgreSQL + Redis, N workers, a
-    match's sockets on any worker (``spread``) or all on one (``room``)."""
+    match's sockets on any worker (``spread``) or all on one (``room``). ``server_root``: serve
+    that checkout's code instead (the same load generator: ``--before``)."""
     command = [
         sys.executable,
         str(ROOT / "benchmarks" / "hidden_picks.py"),
@@ -109,7 +116,10 @@ def run_coven(
     if workers:
         command += ["--workers", str(workers), "--database-url", PG_URL, "--redis-url", REDIS_URL]
         command += ["--route", route]
-    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True)
+    env = dict(os.environ)
+    if server_root is not None:
+        env["COVEN_BENCH_SERVER_ROOT"] = str(server_root)
+    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, env=env)
     return last_json(done.stdout) or {"checks_ok": False, "error": done.stderr[-500:]}
 
 
@@ -196,35 +206,76 @@ def median(values: list[float]) -> float | None:
     return round(statistics.median(values), 3) if values else None
 
 
-def summarise(label: str, pairs: list[tuple[dict[str, Any], dict[str, Any]]]) -> dict[str, Any]:
-    good = [(b, c) for b, c in pairs if b.get("checks_ok") and c.get("checks_ok")]
-    keys = {
-        "moves_per_s": "moves_per_s",
-        "p99_ms": "p99_ms",
-        "cpu_ms_per_move": "server_cpu_ms_per_move",
+# What each side's medians are given for: (name, key in the benchmark's output).
+FIGURES = (
+    ("moves_per_s", "moves_per_s"),
+    ("p50_ms", "p50_ms"),
+    ("p99_ms", "p99_ms"),
+    ("cpu_ms_per_move", "server_cpu_ms_per_move"),
+    ("pg_backends_cpu_ms_per_move", "pg_backends_cpu_ms_per_move"),
+    ("pg_shared_cpu_ms_per_move", "pg_shared_cpu_ms_per_move"),
+    ("redis_cpu_ms_per_move", "redis_cpu_ms_per_move"),
+)
+RATIOS = (
+    ("moves_per_s", "moves_per_s"),
+    ("p99_ms", "p99_ms"),
+    ("cpu_ms_per_move", "server_cpu_ms_per_move"),
+)
+
+Round = dict[str, dict[str, Any]]  # side ("bgio", "coven", "before") → its output
+
+
+def paired(rounds: list[Round], top: str, bottom: str, key: str) -> float | None:
+    """The median over the rounds of ``top``'s ``key`` ÷ ``bottom``'s, both checks passed."""
+    values = [
+        r[top][key] / r[bottom][key]
+        for r in rounds
+        if r[top].get(key) is not None and r[bottom].get(key)
+    ]
+    return median(values)
+
+
+def summarise(label: str, rounds: list[Round]) -> dict[str, Any]:
+    sides = [s for s in ("bgio", "coven", "before") if all(s in r for r in rounds)]
+    good = [r for r in rounds if all(r[s].get("checks_ok") for s in sides)]
+    ratios = {
+        f"{top}_over_{bottom}": {name: paired(good, top, bottom, key) for name, key in RATIOS}
+        for top, bottom in (("coven", "bgio"), ("before", "bgio"), ("coven", "before"))
+        if top in sides and bottom in sides
     }
-    ratios: dict[str, float | None] = {}
-    medians: dict[str, dict[str, float | None]] = {"bgio": {}, "coven": {}}
-    for name, key in keys.items():
-        paired = [c[key] / b[key] for b, c in good if b.get(key) and c.get(key) is not None]
-        ratios[name] = median(paired)
-        medians["bgio"][name] = median([b[key] for b, _ in good if b.get(key) is not None])
-        medians["coven"][name] = median([c[key] for _, c in good if c.get(key) is not None])
-    for side in ("bgio", "coven"):
-        index = 0 if side == "bgio" else 1
-        medians[side]["p50_ms"] = median([p[index]["p50_ms"] for p in good])
+    medians = {
+        side: {
+            name: median([r[side][key] for r in good if r[side].get(key) is not None])
+            for name, key in FIGURES
+        }
+        for side in sides
+    }
     return {
         "shape": label,
         "rounds_ok": len(good),
-        "rounds": len(pairs),
-        "ratio_coven_over_bgio": ratios,
+        "rounds": len(rounds),
+        "ratio_coven_over_bgio": ratios["coven_over_bgio"],
+        "ratios": ratios,
         "medians": medians,
-        "failed": [
-            {"bgio_ok": b.get("checks_ok"), "coven_ok": c.get("checks_ok"), "coven": c, "bgio": b}
-            for b, c in pairs
-            if not (b.get("checks_ok") and c.get("checks_ok"))
-        ],
+        "failed": [r for r in rounds if r not in good],
     }
+
+
+def cost_against(
+    raw: dict[str, list[Round]], base: str, label: str, side: str
+) -> dict[str, float | None]:
+    """``label``'s CPU per move ÷ ``base``'s (paired by round, one side): the worker(s); the
+    worker(s) with the server's PostgreSQL backends and Redis."""
+    server, total = [], []
+    for mine, theirs in zip(raw[label], raw[base], strict=True):
+        a, b = mine.get(side, {}), theirs.get(side, {})
+        if not (a.get("checks_ok") and b.get("checks_ok") and b.get("server_cpu_ms_per_move")):
+            continue
+        server.append(a["server_cpu_ms_per_move"] / b["server_cpu_ms_per_move"])
+        parts = ("server_cpu_ms_per_move", "pg_backends_cpu_ms_per_move", "redis_cpu_ms_per_move")
+        if all(a.get(k) is not None and b.get(k) is not None for k in parts):
+            total.append(sum(a[k] for k in parts) / sum(b[k] for k in parts))
+    return {"server": median(server), "server_pg_redis": median(total)}
 
 
 def load_average() -> str:
@@ -260,40 +311,62 @@ def main() -> int:
     )
     parser.add_argument("--spectators", type=int, default=2000)
     parser.add_argument("--idle-sockets", type=int, default=2000)
+    parser.add_argument(
+        "--before",
+        type=Path,
+        help="another checkout (e.g. a git worktree of an earlier commit): its server runs "
+        "each shape too, in the same round under the same load generator, before or after "
+        "this one's by turns",
+    )
     args = parser.parse_args()
 
     shapes: list[tuple[str, int, int, int, str]] = []
-    for shape in args.shapes.split(","):
+    for shape in filter(None, args.shapes.split(",")):
         r, p = (int(x) for x in shape.lower().split("x"))
         shapes.append((f"{r}x{p} sqlite 1 worker", r, p, 0, "spread"))
     if args.pg_one:
-        shapes.append(("50x4 postgresql+redis 1 worker", 50, 4, 1, "spread"))
+        shapes.append((PG_ONE, 50, 4, 1, "spread"))
     if args.pg_redis:
         shapes.append(("50x4 postgresql+redis 2 workers", 50, 4, 2, "spread"))
     if args.pg_rooms:
         shapes.append(("50x4 pg+redis 2 workers by room", 50, 4, 2, "room"))
 
     started = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
-    raw: dict[str, list[tuple[dict[str, Any], dict[str, Any]]]] = {s[0]: [] for s in shapes}
+    raw: dict[str, list[Round]] = {s[0]: [] for s in shapes}
     loads: list[str] = [load_average()]
     with tempfile.TemporaryDirectory(prefix="bgio-compare-") as tmp:
         harness = prepare_bgio(args.bgio, Path(tmp))
         for round_ in range(1, args.rounds + 1):
             for label, r, p, workers, route in shapes:
-                bgio = run_bgio(harness, r, p, args.timeout)
-                coven = run_coven(r, p, workers, args.timeout, route)
-                raw[label].append((bgio, coven))
+                result: Round = {"bgio": run_bgio(harness, r, p, args.timeout)}
+                order = [("coven", None), ("before", args.before)]
+                if args.before is None:
+                    order = order[:1]
+                elif round_ % 2 == 0:
+                    order.reverse()
+                for side, root in order:
+                    result[side] = run_coven(r, p, workers, args.timeout, route, root)
+                raw[label].append(result)
                 log(
-                    f"round {round_} {label}: bgio {bgio.get('moves_per_s')} moves/s "
-                    f"p99 {bgio.get('p99_ms')} ms ok={bgio.get('checks_ok')} | coven "
-                    f"{coven.get('moves_per_s')} moves/s p99 {coven.get('p99_ms')} ms "
-                    f"ok={coven.get('checks_ok')}"
+                    f"round {round_} {label}: "
+                    + " | ".join(
+                        f"{side} {out.get('moves_per_s')} moves/s p99 {out.get('p99_ms')} ms "
+                        f"CPU {out.get('server_cpu_ms_per_move')} ms/move ok={out.get('checks_ok')}"
+                        for side, out in result.items()
+                    )
                 )
             loads.append(load_average())
         if not args.no_extras:
             extras: dict[str, Any] = {"bgio_idle": run_bgio_idle(harness, args.idle_sockets)}
             log(f"bgio idle: {json.dumps(extras['bgio_idle'])}")
-    summary = [summarise(label, pairs) for label, pairs in raw.items()]
+    summary = [summarise(label, rounds) for label, rounds in raw.items()]
+    # Two workers against one (PostgreSQL + Redis), paired by round: what a move costs.
+    costs: dict[str, dict[str, dict[str, float | None]]] = {}
+    if PG_ONE in raw:
+        for label, *_, workers, _route in shapes:
+            if workers > 1:
+                sides = ["coven", "before"] if args.before is not None else ["coven"]
+                costs[label] = {side: cost_against(raw, PG_ONE, label, side) for side in sides}
     if args.no_extras:
         extras = {}
     else:
@@ -312,19 +385,32 @@ def main() -> int:
     print(f"load average during the rounds: {' '.join(loads)} (2 shared cores: noisy)")
     print(f"{'shape':34} {'ok':>5} {'moves/s':>8} {'p99':>6} {'CPU/move':>9}")
     for s in summary:
-        ratio = s["ratio_coven_over_bgio"]
-        print(
-            f"{s['shape']:34} {s['rounds_ok']:>2}/{s['rounds']:<2} "
-            + " ".join(
-                f"{(ratio[k] if ratio[k] is not None else float('nan')):>8.2f}x"
-                for k in ("moves_per_s", "p99_ms", "cpu_ms_per_move")
+        for pair, ratio in s["ratios"].items():
+            print(
+                f"{s['shape']:34} {s['rounds_ok']:>2}/{s['rounds']:<2} "
+                + " ".join(
+                    f"{(ratio[k] if ratio[k] is not None else float('nan')):>8.2f}x"
+                    for k in ("moves_per_s", "p99_ms", "cpu_ms_per_move")
+                )
+                + f"  {pair.replace('_over_', ' / ')}"
             )
-        )
-        for side in ("bgio", "coven"):
-            m = s["medians"][side]
+        for side, m in s["medians"].items():
             print(
                 f"    {side:6} moves/s {m['moves_per_s']}  p50 {m['p50_ms']} ms  "
-                f"p99 {m['p99_ms']} ms  CPU {m['cpu_ms_per_move']} ms/move"
+                f"p99 {m['p99_ms']} ms  CPU per move: server {m['cpu_ms_per_move']} ms"
+                + (
+                    f", PostgreSQL backends {m['pg_backends_cpu_ms_per_move']} ms (shared "
+                    f"processes {m['pg_shared_cpu_ms_per_move']} ms), Redis "
+                    f"{m['redis_cpu_ms_per_move']} ms"
+                    if m.get("pg_backends_cpu_ms_per_move") is not None
+                    else ""
+                )
+            )
+    for label, by_side in costs.items():
+        for side, cost in by_side.items():
+            print(
+                f"CPU per move, {label} / one worker ({side}): server {cost['server']}x, "
+                f"server + PostgreSQL backends + Redis {cost['server_pg_redis']}x"
             )
     for w in extras.get("games", []):
         print(
@@ -348,7 +434,8 @@ def main() -> int:
                 "date": started,
                 "load_average": loads,
                 "summary": summary,
-                "raw": {k: [{"bgio": b, "coven": c} for b, c in v] for k, v in raw.items()},
+                "two_workers_over_one": costs,
+                "raw": raw,
                 "extras": extras,
             }
         )

@@ -9,6 +9,10 @@ Several workers run one of two ways (``--route``):
 - ``room``: one single-worker server per worker, each on its own port, and every socket of a
   room sent to one of them, as the proxy's hash of ``/ws/rooms/{code}`` routes them
   (``deploy/Caddyfile``). Only the first migrates the schema.
+
+``COVEN_BENCH_SERVER_ROOT`` in the server's environment serves another checkout's code (e.g.
+a ``git worktree`` of an earlier commit) under the same load generator: before and after in
+one run.
 """
 
 from __future__ import annotations
@@ -32,7 +36,8 @@ def start(
     port = free_port()
     full = [*command, "--port", str(port), "--workers", str(workers)]
     # The server's banner stays off stdout: the report is the only thing printed there.
-    process = subprocess.Popen(full, cwd=ROOT, env=env, stdout=subprocess.DEVNULL)
+    root = env.get("COVEN_BENCH_SERVER_ROOT") or ROOT
+    process = subprocess.Popen(full, cwd=root, env=env, stdout=subprocess.DEVNULL)
     url = f"http://127.0.0.1:{port}"
     wait_ready(process, url)
     if workers > 1:
