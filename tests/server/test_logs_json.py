@@ -66,7 +66,7 @@ async def test_json_lines_carry_ids_and_rooms_and_no_secret(json_server: CovenSe
             if answer["type"] == "ack":
                 moves += 1
                 for each in seated:
-                    await each.at_version(answer["version"])
+                    await each.synced()  # each reader's own version (private steps)
         if moves >= 6:
             break
     assert moves >= 6

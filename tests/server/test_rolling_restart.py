@@ -268,11 +268,17 @@ async def _fresh_socket_close(url: str, code: str) -> tuple[int | None, list[str
 
 
 async def _acknowledged_kept(schema: str, acks: dict[str, int]) -> list[str]:
-    """The acknowledged client_ids whose action is not in the database at that version."""
+    """The acknowledged client_ids whose action is not in the database at that version (the
+    acting seat's own: the match version less the other seats' private steps before it)."""
     conn = await asyncpg.connect(PG_URL.replace("postgresql+asyncpg://", "postgresql://"))
     try:
         rows = await conn.fetch(
-            f'SELECT client_id, version FROM "{schema}".actions WHERE client_id = ANY($1)',
+            f"""SELECT a.client_id, a.version - (
+                    SELECT count(*) FROM "{schema}".actions b
+                     WHERE b.match_id = a.match_id AND b.version <= a.version
+                       AND b.private_to IS NOT NULL AND b.private_to <> a.seat
+                ) AS version
+                FROM "{schema}".actions a WHERE a.client_id = ANY($1)""",
             list(acks),
         )
     finally:
