@@ -16,6 +16,7 @@ before anything else; automatic steps there carry the round's end and the marker
 from __future__ import annotations
 
 from collections.abc import Callable
+from operator import attrgetter
 
 from engine import memo
 from engine.memo import same
@@ -435,10 +436,9 @@ def finish(state: State, events: list[Event]) -> None:
 def _overflow(state: State) -> bool:
     """Push an overflow discard for the first seat over its reserve limit, if any."""
     seats = state.seats_to_read()  # reading every seat must not copy them all
-    for p in seats:  # the usual case, first: no reserve above the lowest limit
-        if sum(p.energy) > readings.RESERVE_LIMIT:
-            break
-    else:
+    # the usual case, first (in C: this runs before every automatic step): no reserve above
+    # the lowest limit
+    if max(map(sum, map(_energy, seats))) <= readings.RESERVE_LIMIT:
         return False
     start = state.turn.seat if state.turn else state.first_player
     for seat in in_turn_order(state, start):
@@ -453,6 +453,7 @@ def _overflow(state: State) -> bool:
     return False
 
 
+_energy = attrgetter("energy")
 overflow_check.append(_overflow)
 
 

@@ -275,7 +275,7 @@ def row(state: State, witch: Witch) -> list[tuple[Recipe, Face]]:
         out.append((card.recipe, card.recipe.side(witch.rotated_own)))
     for rid, rotated in witch.tableau:
         recipe = recipes[rid]
-        out.append((recipe, recipe.side(rotated)))
+        out.append((recipe, recipe.back if rotated else recipe.face))  # recipe.side, inlined
     return out
 
 
