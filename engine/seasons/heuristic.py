@@ -1,10 +1,12 @@
 """A score of a position for one seat (``greedy`` one ply ahead, ``strong`` at its leaves): the
-seat's projected final score against the best opponent's; and ``strong``'s one search hint.
+seat's projected final score against the best opponent's. ``strong``'s search hints
+(``search_actions``, ``playout_action``, ``playout_over``) are ``playout.py``'s, read from here
+(``engine/bots/searching.py``).
 
 The projection is the final formula applied now (crystals + prestige in play − 5 per card in
 hand − bonus penalty), plus what the seat still holds that may turn into points, each worth
-less as the match runs out (``late``: 1 until the last ``ENDGAME`` months, then down to 0 at the
-end of year III, where energy is worth nothing and a card in hand only its −5):
+less as the match runs out (``worth.late``: 1 until the last ``ENDGAME`` months, then down to
+0 at the end of year III, where energy is worth nothing and a card in hand only its −5):
 
 * energy at the current season's transmutation rate, in full while the seat may transmute in
   this turn (it can cash it now), so that a sorcerer transmutes before the end rather than
@@ -12,53 +14,22 @@ end of year III, where energy is worth nothing and a card in hand only its −5)
 * a card in hand or in a library (they join the hand later, so building libraries is neutral):
   ``CARD_IN_HAND`` + 0.3 × its prestige (a card not yet summoned costs 5 at the end but is worth
   its prestige once in play), and a little for a free gauge slot to summon it into;
-* a season die taken but not resolved yet (``die_value``): its crystals, energy, stars, card
-  and permission to transmute, so that the die a seat takes is weighed by what it gives (one
-  ply after ``take_die`` nothing else has changed yet).
-
-``search_actions`` (a hint, ``engine/bots/searching.py``): while the libraries are built the
-search never ``reset_libraries`` (a tree of placing and taking back has no end).
+* a season die taken but not resolved yet (``worth.die_value``): its crystals, energy, stars,
+  card and permission to transmute, so that the die a seat takes is weighed by what it gives
+  (one ply after ``take_die`` nothing else has changed yet).
 """
 
 from __future__ import annotations
 
-from engine.protocol import Action
 from engine.seasons import readings
 from engine.seasons.cards import CARD
-from engine.seasons.dice import face
+from engine.seasons.playout import playout_action, playout_over, search_actions
 from engine.seasons.scoring import score_parts
 from engine.seasons.state import State
+from engine.seasons.worth import die_value, late
 
 GAUGE_SLOT = 1.5
 CARD_IN_HAND = 4.0  # offsets most of the −5: a card in hand is a future summon
-ENDGAME = 6  # months: over the last ones, held energy and cards lose their worth
-STAR = 1.0  # a star of the season die: +1 gauge
-DIE_CARD = 2.0  # a card drawn by the season die (kept or discarded)
-DIE_TRANSMUTE = 1.0  # the die's permission to transmute this turn
-MONTHS = readings.YEARS * readings.MONTHS
-
-
-def late(state: State) -> float:
-    """1 until the last ``ENDGAME`` months of year III, then linearly down to 0 at its end."""
-    left = MONTHS - ((state.year - 1) * readings.MONTHS + state.month - 1)
-    return max(0.0, min(1.0, left / ENDGAME))
-
-
-def die_value(state: State, index: int, keep: float) -> float:
-    """What this round's die ``index`` gives the seat that resolves it, in points: its crystals,
-    and its energy (at the season's rate), stars, card and permission to transmute, times
-    ``keep`` (``late``)."""
-    d = state.dice[index]
-    f = face(state.round_season, d["die"], d["side"])
-    values = readings.TRANSMUTE_VALUES[state.season]
-    return f.crystals + keep * (
-        sum(n * values[k] for k, n in enumerate(f.energy))
-        + STAR * f.gauge
-        + DIE_CARD * f.card
-        + DIE_TRANSMUTE * f.transmute
-    )
-
-
 def _die_pending(state: State, seat: int) -> bool:
     """Whether ``seat`` holds this round's die and has not resolved it yet."""
     if state.phase == "dice":  # (between rounds the chooser is None and the dice are old)
@@ -99,8 +70,5 @@ def evaluate(state: State, seat: int) -> float:
     return mine - best_other
 
 
-def search_actions(state: State, seat: int, legal: list[Action]) -> list[Action]:
-    """Never take the libraries apart again while building them (a hint for ``strong``)."""
-    if state.phase != "build":
-        return legal
-    return [a for a in legal if a["type"] != "reset_libraries"] or legal
+
+__all__ = ["evaluate", "playout_action", "playout_over", "search_actions"]  # strong's hints
