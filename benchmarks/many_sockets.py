@@ -320,6 +320,8 @@ class Tables:
         self.matches = 0
         self.errors: dict[str, int] = {}
         self.unfinished = 0  # moves sent whose events not every socket received
+        self.open_failures: dict[str, int] = {}  # rooms or sockets of a table that failed
+        self.play_failures: dict[str, int] = {}  # matches cut short
 
     async def player(
         self,
@@ -396,15 +398,23 @@ class Tables:
         rng = random.Random(index)
         ws_base = self.url.replace("http://", "ws://")
         while time.perf_counter() < self.stop_at:
-            code, tokens = await started_room(http, self.args.players)
+            try:
+                code, tokens = await started_room(http, self.args.players)
+                sockets = [
+                    await websockets.connect(
+                        f"{ws_base}/ws/rooms/{code}?token={token}",
+                        max_size=None,
+                        compression=None,
+                        open_timeout=120,
+                    )
+                    for token in tokens
+                ]
+            except Exception as exc:  # a table that could not open is counted, not fatal
+                name = type(exc).__name__
+                self.open_failures[name] = self.open_failures.get(name, 0) + 1
+                continue
             pending: dict[tuple[int, int], list[float]] = {}
             ready = asyncio.Barrier(self.args.players)
-            sockets = [
-                await websockets.connect(
-                    f"{ws_base}/ws/rooms/{code}?token={token}", max_size=None, compression=None
-                )
-                for token in tokens
-            ]
             try:
                 players = [
                     self.player(ws, seat, pending, ready, rng) for seat, ws in enumerate(sockets)
@@ -413,8 +423,9 @@ class Tables:
                 done = await asyncio.wait_for(asyncio.gather(*players), max(remaining, 1.0))
                 del done
                 self.matches += 1
-            except (TimeoutError, websockets.ConnectionClosed):
-                pass
+            except Exception as exc:  # cut, or the match not over in time: counted
+                name = type(exc).__name__
+                self.play_failures[name] = self.play_failures.get(name, 0) + 1
             finally:
                 self.unfinished += sum(1 for t0, _ in pending.values() if t0 >= self.count_from)
                 await asyncio.gather(*(ws.close() for ws in sockets), return_exceptions=True)
@@ -443,6 +454,8 @@ class Tables:
             "not_seen_by_all": self.unfinished,
             "matches": self.matches,
             "errors": self.errors,
+            "table_open_failures": self.open_failures,
+            "matches_cut": self.play_failures,
             "server_cpu_ms_per_move": round(cpu * 1000 / max(1, self.moves), 2),
         }
 
