@@ -17,7 +17,8 @@ in-process bus). Then:
    pings, reads everything it is sent and, like the browser client (``static/js/client.js``),
    says ``ping`` every ``--ping-seconds`` (0: never). Memory: the server's resident memory after
    ``--warm`` warm-up sockets and after all of them are open (and ``--settle`` seconds), the
-   growth divided by the sockets: KiB per socket. Also how long opening them took.
+   growth divided by the sockets: KiB per socket. Also how long opening them took, and the
+   server's CPU seconds per second over ``--idle-seconds`` with only them open (keepalive).
 2. ``--tables`` tables of ``--players`` play meanwhile, for ``--play-seconds`` after
    ``--play-warmup``: hidden picks (``benchmarks/games/hidden_picks.py``), every player picking
    a random card after thinking uniform 0..``--think`` ms, a finished match followed by a new
@@ -518,6 +519,11 @@ def measure(args: argparse.Namespace, url: str, pid: int, files: int) -> dict[st
         seconds, opened, failed = open_all(main_holders, codes, args.open_timeout)
         time.sleep(args.settle)
         after = load.rss_kib([pid])
+        # What the open sockets alone cost the server (pings both ways, presence): no table
+        # plays yet.
+        cpu0, t0 = load.cpu_seconds([pid]), time.perf_counter()
+        time.sleep(args.idle_seconds)
+        idle_cpu = (load.cpu_seconds([pid]) - cpu0) / (time.perf_counter() - t0)
         result.update(
             {
                 "sockets": opened,
@@ -528,6 +534,7 @@ def measure(args: argparse.Namespace, url: str, pid: int, files: int) -> dict[st
                 "rss_before_kib": before,
                 "rss_after_kib": after,
                 "kib_per_socket": round((after - before) / max(1, opened), 2),
+                "idle_server_cpu_s_per_s": round(idle_cpu, 3),
             }
         )
         print(json.dumps(result), file=sys.stderr, flush=True)
@@ -549,6 +556,9 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--concurrency", type=int, default=100, help="handshakes in flight")
     parser.add_argument("--ping-seconds", type=float, default=25.0)
     parser.add_argument("--settle", type=float, default=5.0, help="seconds before measuring")
+    parser.add_argument(
+        "--idle-seconds", type=float, default=30.0, help="server CPU measured with no play"
+    )
     parser.add_argument("--open-timeout", type=float, default=900.0)
     parser.add_argument("--tables", type=int, default=200)
     parser.add_argument("--players", type=int, default=4, help="per table, 3..5")
