@@ -12,6 +12,7 @@ import inspect
 import random
 import uuid
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import asyncpg  # type: ignore[import-untyped]
@@ -28,6 +29,7 @@ from app.store.room_shards import (
     room_database_index,
 )
 from tests.server.conftest import PG_URL
+from tests.server.coven_serve import refused_start
 from tests.support.client import Client, open_room
 from tests.support.server import ProcessServer
 from tests.support.table import play_to_end
@@ -312,3 +314,25 @@ def test_every_room_method_goes_to_the_rooms_database() -> None:
     }
     routed = {name for name in vars(RoomShards) if not name.startswith("_")}
     assert public - routed - NOT_A_ROOMS == set()
+
+
+def test_coven_serve_refuses_room_databases_it_cannot_use(tmp_path: Path) -> None:
+    """Room databases are PostgreSQL only, each listed once, and never the default one:
+    ``coven serve`` says so and exits, instead of starting half right."""
+    on_sqlite = refused_start(
+        tmp_path, {"COVEN_ROOM_DATABASE_URLS": "postgresql+asyncpg://db/rooms1"}
+    )
+    assert "COVEN_ROOM_DATABASE_URLS needs COVEN_DATABASE_URL on PostgreSQL" in on_sqlite
+    not_pg = refused_start(
+        tmp_path,
+        {
+            "COVEN_DATABASE_URL": PG_URL,
+            "COVEN_ROOM_DATABASE_URLS": f"sqlite+aiosqlite:///{tmp_path / 'rooms.db'}",
+        },
+    )
+    assert "is not a PostgreSQL URL" in not_pg
+    twice = refused_start(
+        tmp_path,
+        {"COVEN_DATABASE_URL": PG_URL, "COVEN_ROOM_DATABASE_URLS": f"{PG_URL},{PG_URL}"},
+    )
+    assert "each database once" in twice
