@@ -562,6 +562,12 @@ class Hub:
             conn.send(texts[conn])
 
     async def _send_presence(self, room: RoomHub, *, always: bool = False) -> None:
+        # The state first: presence names the latest version this worker knows, and a socket
+        # not yet pushed it (the commit's bus message still on its way to the reader) would
+        # re-sync over HTTP for a push already coming. Pushed here, it is not pushed twice.
+        table = self.tables.cached(room.code)
+        if table is not None and any(c.sent_match < table.version for c in room.connections):
+            await self.push_state(room, table.version)
         text = wire.dumps(await self.presence_message(room.code))
         if always or text != room.last_presence:
             room.last_presence = text
