@@ -95,3 +95,16 @@ def test_strong_weighs_every_action_on_each_deal_and_decides_the_same_from_the_s
             deals = -(-20 // len(shown.legal))
             for bot in bots:
                 assert bot.last_iterations == deals * len(shown.legal)
+
+
+def test_strong_on_a_time_budget_scores_whole_deals() -> None:
+    """The server's way (``budget_ms``): the clock is read between deals, never inside one."""
+    state = next(
+        s for s in _study_positions(4) if len(GAME.legal_actions(s, min(GAME.to_move(s)))) > 1
+    )
+    seat = min(GAME.to_move(state))
+    shown = seen(GAME, state, seat)
+    bot = StrongBot(3, budget_ms=1)
+    assert bot.choose(GAME, shown) in shown.legal
+    assert bot.last_iterations >= len(shown.legal)
+    assert bot.last_iterations % len(shown.legal) == 0
