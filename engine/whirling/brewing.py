@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from itertools import product
-from typing import Any, NamedTuple
+from typing import Any
 
 from engine.protocol import IllegalAction
 from engine.whirling.cards import INGREDIENT_INDEX, INGREDIENTS, Cubes, Face
@@ -59,37 +59,7 @@ def _splits(need: int, workbench: int, outputs: int, supply: bool) -> list[tuple
     return ways
 
 
-Take = dict[str, dict[str, int]]
-
-_TAKES: dict[tuple[object, ...], tuple[Take, ...]] = {}
-TAKES_KEPT = 100_000
-"""At most this many ways of filling inputs are remembered (then the memory starts again):
-random 4-witch play meets about 8,000 distinct ones in 100 matches, and 3 calls in 4 find one."""
-
-
-def _takes(need: Cubes, prod: Production) -> tuple[Take, ...]:
-    """Every way to take the cubes ``need`` from the production sheet. The answer depends only
-    on the sheet's workbench, outputs and Books for the types needed, so it is worked out once
-    per such case and shared: never change a take."""
-    workbench, outputs, books = prod.workbench, prod.outputs, prod.books
-    n0, n1, n2, n3, n4 = need
-    key = (
-        need,
-        n0 and (workbench[0], outputs[0], 0 in books),
-        n1 and (workbench[1], outputs[1], 1 in books),
-        n2 and (workbench[2], outputs[2], 2 in books),
-        n3 and (workbench[3], outputs[3], 3 in books),
-        n4 and (workbench[4], outputs[4], 4 in books),
-    )
-    found = _TAKES.get(key)
-    if found is None:
-        if len(_TAKES) >= TAKES_KEPT:
-            _TAKES.clear()
-        found = _TAKES[key] = tuple(_work_out_takes(need, prod))
-    return found
-
-
-def _work_out_takes(need: Cubes, prod: Production) -> Iterator[Take]:
+def _takes(need: Cubes, prod: Production) -> Iterator[dict[str, dict[str, int]]]:
     per_type: list[list[tuple[str, int, int, int]]] = []
     workbench, outputs, books = prod.workbench, prod.outputs, prod.books
     from_workbench_only = True
@@ -111,7 +81,7 @@ def _work_out_takes(need: Cubes, prod: Production) -> Iterator[Take]:
         yield {"workbench": {name: n for ((name, n, _, _),) in per_type}} if per_type else {}
         return
     for combo in product(*per_type):
-        take: Take = {}  # sources in the order they first appear
+        take: dict[str, dict[str, int]] = {}  # sources in the order they first appear
         for name, from_wb, from_out, from_supply in combo:
             if from_wb:
                 take.setdefault("workbench", {})[name] = from_wb
@@ -122,52 +92,30 @@ def _work_out_takes(need: Cubes, prod: Production) -> Iterator[Take]:
         yield take
 
 
-class _Shape(NamedTuple):
-    face: Face
-    needs: tuple[Cubes, ...]  # the input totals, in order
-    makes: tuple[dict[str, int], ...]  # the output totals as objects, in order
-    kinds: tuple[int, ...]  # the ingredient types any input total needs
+_SHAPES: dict[int, tuple[Face, tuple[Cubes, ...], tuple[dict[str, int], ...]]] = {}
 
 
-_SHAPES: dict[int, _Shape] = {}
-
-
-def _shape(face: Face) -> _Shape:
-    """A face's inputs and outputs as ``uses`` lists them, worked out once (the faces are the
-    catalog's, they live as long as the program)."""
+def _shape(face: Face) -> tuple[tuple[Cubes, ...], tuple[dict[str, int], ...]]:
+    """A face's input totals in order and its output totals as objects, worked out once (the
+    faces are the catalog's, they live as long as the program)."""
     found = _SHAPES.get(id(face))
-    if found is None or found.face is not face:
+    if found is None or found[0] is not face:
         needs = tuple(sorted(face.input_totals))
         makes = tuple(cube_dict(total) for total in sorted(face.output_totals))
-        kinds = tuple(k for k in range(5) if any(need[k] for need in needs))
-        found = _SHAPES[id(face)] = _Shape(face, needs, makes, kinds)
-    return found
-
-
-_USES: dict[tuple[object, ...], tuple[Face, tuple[dict[str, Any], ...]]] = {}
-USES_KEPT = 100_000
-"""At most this many lists of a recipe's uses are remembered (then the memory starts again)."""
+        found = _SHAPES[id(face)] = (face, needs, makes)
+    return found[1], found[2]
 
 
 def uses(recipe_id: str, face: Face, prod: Production) -> list[dict[str, Any]]:
-    """Every distinct way to use this recipe now (empty when it cannot be afforded). They
-    depend only on the sheet's workbench, outputs and Books for the types the face needs, so
-    they are worked out once per such case and shared: never change an action."""
-    shape = _shape(face)
-    workbench, outputs, books = prod.workbench, prod.outputs, prod.books
-    key = (recipe_id, id(face), *[(workbench[k], outputs[k], k in books) for k in shape.kinds])
-    found = _USES.get(key)
-    if found is None or found[0] is not face:
-        if len(_USES) >= USES_KEPT:
-            _USES.clear()
-        actions = tuple(
-            {"type": "brew", "recipe": recipe_id, "take": take, "make": make}
-            for need in shape.needs
-            for take in _takes(need, prod)
-            for make in shape.makes
-        )
-        found = _USES[key] = (face, actions)
-    return list(found[1])
+    """Every distinct way to use this recipe now (empty when it cannot be afforded). The
+    ``make`` objects are shared between calls: never change an action."""
+    needs, makes = _shape(face)
+    actions: list[dict[str, Any]] = []
+    for need in needs:
+        for take in _takes(need, prod):
+            for make in makes:
+                actions.append({"type": "brew", "recipe": recipe_id, "take": take, "make": make})
+    return actions
 
 
 def can_use(face: Face, prod: Production) -> bool:
