@@ -125,7 +125,7 @@ def _draft_pick(state: State, seat: int, action: Action, events: list[Event]) ->
     player = state.seats[seat]
     player.pick = action["card"]
     events.append({"type": "draft_picked", "seat": seat})
-    if any(p.pick is None for p in state.seats):
+    if any(p.pick is None for p in state.seats_to_read()):  # reading: copies no seat
         return
     # every seat has picked: all keep their pick, the rest goes left [RULEBOOK]
     rest = []
@@ -195,7 +195,7 @@ def _reset_libraries(state: State, seat: int, action: Action, events: list[Event
 def _confirm_libraries(state: State, seat: int, action: Action, events: list[Event]) -> None:
     state.seats[seat].built = True
     events.append({"type": "libraries_built", "seat": seat})
-    if all(p.built for p in state.seats):
+    if all(p.built for p in state.seats_to_read()):
         push(state, make("start_round", state.first_player))
 
 
