@@ -318,6 +318,9 @@ def main() -> int:
         "each shape too, in the same round under the same load generator, before or after "
         "this one's by turns",
     )
+    parser.add_argument(
+        "--raw-out", type=Path, help="append each round's figures here as they come (JSON lines)"
+    )
     args = parser.parse_args()
 
     shapes: list[tuple[str, int, int, int, str]] = []
@@ -347,6 +350,9 @@ def main() -> int:
                 for side, root in order:
                     result[side] = run_coven(r, p, workers, args.timeout, route, root)
                 raw[label].append(result)
+                if args.raw_out is not None:
+                    with args.raw_out.open("a") as out:
+                        out.write(json.dumps({"round": round_, "shape": label, **result}) + "\n")
                 log(
                     f"round {round_} {label}: "
                     + " | ".join(
