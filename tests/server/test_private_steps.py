@@ -153,13 +153,17 @@ async def play_both(server: ThreadServer, game: str, play: Play) -> list[dict[st
 
 async def toggle_roles(table: Table, steps: int) -> int:
     """Witch's Brew, before anyone has chosen: seats 1 and 2 keep a role each (private too),
-    then seat 0 keeps and un-keeps a role ``steps`` times in all, ending with it kept."""
+    then seat 0 keeps and un-keeps a role ``steps`` times in all, ending with it kept, then
+    seat 1 keeps another."""
     for seat in (1, 2):
         await table.act(seat, legal(table, seat, "keep")[0])
     role = legal(table, 0, "keep")[0]
     await table.private_steps_begin()
     for n in range(steps):
         await table.act(0, role if n % 2 == 0 else {"type": "unkeep", "role": role["role"]})
+    # Seat 1 goes on choosing against the version it holds: the others' private steps since
+    # never make its move stale.
+    await table.act(1, legal(table, 1, "keep")[0])
     return steps
 
 
@@ -211,9 +215,10 @@ async def test_brew_toggles_leave_no_trace(server: ThreadServer) -> None:
     for seat in (0, 1):
         assert_same(one["seats"][seat], five["seats"][seat])
     assert_same(one["spectator"], five["spectator"])
-    # Not a table where nothing was sent: each other seat saw its own keep, the spectator
+    # Not a table where nothing was sent: each other seat saw its own keeps, the spectator
     # saw nothing (keeping is private to each witch).
-    assert len([m for m in one["seats"][0]["messages"] if m["type"] == "state"]) == 1
+    counts = [len([m for m in s["messages"] if m["type"] == "state"]) for s in one["seats"]]
+    assert counts == [2, 1]
     assert not [m for m in one["spectator"]["messages"] if m["type"] == "state"]
 
 
