@@ -127,7 +127,7 @@ export function createTableLog({ code, t, describe, token, list }) {
     if (first) node.append(first);
     for (const entry of [...entries].sort((a, b) => a.version - b.version || a.order - b.order)) {
       const text = describe(entry.event);
-      if (text) node.append(h("li", { class: `log-${entry.event.type}` }, text));
+      if (text) node.append(h("li", { class: `log-${entry.event.type}`, "data-version": String(entry.version) }, text));
     }
     node.scrollTop = kept ? node.scrollHeight - fromEnd : node.scrollHeight;
     // Taken out and put back, the control lost the focus: give it back (or, once the whole
