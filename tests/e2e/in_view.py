@@ -60,7 +60,8 @@ MINE_JS = """
   }
   // When something is out, what stands above it: the table's blocks in the order seen.
   const blocks = out.length ? [...document.querySelector('#table > [data-version]').children]
-    .map((e) => [where(e).top, `${(e.className || e.tagName).toString().slice(0, 30)}:${where(e).bottom - where(e).top}`])
+    .map((e) => [where(e).top, `${(e.className || e.tagName).toString().slice(0, 30)}:`
+      + `${where(e).bottom - where(e).top}`])
     .sort((a, b) => a[0] - b[0]).map((x) => x[1]) : [];
   return {out: [...new Set(out)].slice(0, 8), scroll: Math.round(window.scrollY), blocks,
           phase: document.querySelector('#table > [data-version]').dataset.phase};
