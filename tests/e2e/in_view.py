@@ -54,7 +54,18 @@ MINE_JS = """
   const controls = [...document.querySelectorAll(
     '#table [data-testid=moves] [data-action], #table :is(.chooser, .confirm-pop) [data-action]',
   )].filter(rendered);
-  for (const e of [...areas, ...controls]) {
+  // A control scrolled out of sight inside a box of its own that scrolls (a long chooser) is
+  // reached by scrolling that box, not the page: the box itself is checked instead.
+  const scroller = (e) => {
+    for (let up = e.parentElement; up && up !== document.body; up = up.parentElement) {
+      const style = getComputedStyle(up);
+      if (['auto', 'scroll'].includes(style.overflowY) && up.scrollHeight > up.clientHeight) {
+        return up;
+      }
+    }
+    return null;
+  };
+  for (const e of [...areas, ...controls.map((c) => scroller(c) || c)]) {
     const r = where(e);
     if (!inView(r)) out.push(`${name(e)} at ${r.top}..${r.bottom} (seen ${top}..${bottom})`);
   }

@@ -129,7 +129,13 @@ def test_phone_table(browser: Any, coven_server: str, artifacts: Path, game: str
     page.locator("[data-testid=talk-tab-log]").tap()
     assert page.locator("[data-testid=log]").is_visible()
     assert page.locator("[data-testid=chat]").is_hidden()
-    assert "The match begins" in page.inner_text("[data-testid=log]")
+    # (the page arrived after the bots' first moves: its log reads the versions before its
+    # arrival once it first comes into view)
+    wait_until(
+        page,
+        "document.querySelector('[data-testid=log]').innerText.includes('The match begins')",
+        20,
+    )
     shot(player, artifacts, f"phone-{game}-log", full_page=False)
     page.locator("[data-testid=talk-close]").tap()
     page.wait_for_selector("[data-testid=talk]", state="hidden")
