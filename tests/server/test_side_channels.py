@@ -39,7 +39,7 @@ from tests.support.server import ThreadServer
 BUDGET_MS = 400  # small enough that many answers fit in a few seconds
 DELAY = 0.05  # as a room's bot_delay: each answer has a state message of its own
 ROOMS = 6
-SECONDS = 10.0
+SECONDS = 14.0
 # Per level and class (the secret one way or the other), for the test to mean anything.
 MIN_SAMPLES = 8
 SAME = 0.001  # the KS p-value above which two sets of answer times are not told apart
@@ -104,6 +104,11 @@ class Decision:
     def legal(self) -> int:
         """The seat's number of legal actions: its secret."""
         return len(self.table.game.legal_actions(self.table.state, self.seat))
+
+    @property
+    def phase(self) -> str:
+        """The phase of the match, as everyone sees it: public."""
+        return str(self.table.game.view(self.table.state, None).get("phase"))
 
     @property
     def alone(self) -> bool:
@@ -190,9 +195,9 @@ class Watcher(Client):
 @dataclass(slots=True)
 class Answers:
     """Per level, (the seat's number of legal actions, its answer time less the pace the
-    table knew beforehand) of each answer."""
+    table knew beforehand, the match's phase) of each answer."""
 
-    times: dict[str, list[tuple[int, float]]]
+    times: dict[str, list[tuple[int, float, str]]]
     counts: dict[str, list[tuple[int, int]]]  # (legal actions, messages the host got)
     secret_sizes: list[tuple[int, ...]]
     late: int
@@ -225,7 +230,7 @@ async def play_rooms(settings: Settings, game: str, levels: list[str]) -> Answer
         late, answers = runner.overruns.late, runner.overruns.answers
         for watcher in watchers.values():
             await watcher.close()
-    times: dict[str, list[tuple[int, float]]] = defaultdict(list)
+    times: dict[str, list[tuple[int, float, str]]] = defaultdict(list)
     counts: dict[str, list[tuple[int, int]]] = defaultdict(list)
     # The bots that owe at one version answer together, in seat order: the i-th one's answer
     # is version + 1 + i.
@@ -258,7 +263,8 @@ async def play_rooms(settings: Settings, game: str, levels: list[str]) -> Answer
         public = settings.bot_delay + max(
             ANSWER_SHARE[b.level] * (settings.bot_budget_ms or 0) / 1000 for b in batch
         )
-        times[d.level].append((d.legal, arrivals[went][0] - arrivals[came][0] - public))
+        answered = arrivals[went][0] - arrivals[came][0] - public
+        times[d.level].append((d.legal, answered, d.phase))
         if d.alone and arrivals[went][3] == d.watched + 1:
             # Presence messages come on their own clock (joins, a periodic refresh).
             between = arrivals[came + 1 : went + 1]
@@ -294,17 +300,28 @@ GAMES = {
 }
 
 
+def by_phase(samples: list[tuple[int, float, str]]) -> list[tuple[int, float]]:
+    """Each answer time less the median of its phase's: what the table does after an answer
+    costs more in one phase than in another (a draft pick passes hands, a turn's end scores),
+    and phases, public, come with hands of different sizes. What is left to compare is what
+    the secret could change within one phase."""
+    phases: dict[str, list[float]] = defaultdict(list)
+    for _, t, phase in samples:
+        phases[phase].append(t)
+    middle = {phase: sorted(ts)[len(ts) // 2] for phase, ts in phases.items()}
+    return [(n, t - middle[phase]) for n, t, phase in samples]
+
+
 def split(samples: list[tuple[int, float]], game: str) -> tuple[list[float], list[float]]:
     """The answer times with the secret one way and the other: in Witch's Brew one legal action
-    (the bot does not hold the led role) or several; in the other games few legal actions (at
-    most the median) or many — what a hand allows."""
+    (the bot does not hold the led role) or several; in the other games few legal actions or
+    many — what a hand allows — cut where the two sides are the most even."""
     if game == "witchs-brew":
         cut = 1
     else:
         legal = sorted(n for n, _ in samples)
-        cut = legal[len(legal) // 2] if legal else 1
-        if cut == legal[-1]:
-            cut = legal[len(legal) // 2 - 1] if len(legal) > 1 else 1
+        cuts = sorted(set(legal))[:-1] or [1]
+        cut = max(cuts, key=lambda c: min(sum(n <= c for n in legal), sum(n > c for n in legal)))
     return [t for n, t in samples if n <= cut], [t for n, t in samples if n > cut]
 
 
@@ -313,14 +330,15 @@ async def test_a_bots_answer_time_does_not_tell_its_secret(tmp_path: Path, game:
     answers = await play_rooms(bot_settings(tmp_path), game, GAMES[game])
     report: dict[str, Any] = {"late": (answers.late, answers.answers)}
     for level in GAMES[game]:
-        few, many = split(answers.times[level], game)
+        few, many = split(by_phase(answers.times[level]), game)
         report[level] = [(len(x), round(sorted(x)[len(x) // 2], 3)) for x in (few, many) if x]
         print(game, report)
         assert min(len(few), len(many)) >= MIN_SAMPLES, report
         d, p = ks_test(few, many)
         assert p > SAME, f"{game} {level}: D={d:.2f} p={p:.2g}: {report}"
         # And the answers came when the table expected them, give or take a commit.
-        median = sorted(few + many)[len(few + many) // 2]
+        plain = [t for _, t, _ in answers.times[level]]
+        median = sorted(plain)[len(plain) // 2]
         assert 0 <= median < 0.25, (level, median)
         # What the host receives per answer: one message, whatever the bot's secret.
         assert {sent for _, sent in answers.counts[level]} == {1}, answers.counts[level]
@@ -337,7 +355,7 @@ async def test_without_pacing_the_clock_tells(tmp_path: Path) -> None:
     # A shorter budget: without the deadline cut, searches queue for the pool.
     settings = bot_settings(tmp_path, bot_pace=False, bot_budget_ms=BUDGET_MS // 2)
     answers = await play_rooms(settings, "witchs-brew", ["greedy", "strong"])
-    forced, chosen = split(answers.times["strong"], "witchs-brew")
+    forced, chosen = split([(n, t) for n, t, _ in answers.times["strong"]], "witchs-brew")
     report = [(len(x), round(sorted(x)[len(x) // 2], 3)) for x in (forced, chosen) if x]
     print("unpaced", report)
     # Quick answers often share a message with the next one: fewer forced samples count.
