@@ -47,13 +47,21 @@ from engine.bots import make_bot, seen
 PAIRINGS = (("strong", "greedy"), ("strong", "random"), ("greedy", "random"))
 
 
+Options = dict[str, Any] | None
+
+
 def match(
-    game_id: str, levels: list[str], hero: int, seed: int, iterations: int | None
+    game_id: str,
+    levels: list[str],
+    hero: int,
+    seed: int,
+    iterations: int | None,
+    options: Options = None,
 ) -> dict[str, Any]:
     """One match as ``engine.arena.play`` plays it; the hero's placings, scores and CPU time."""
     game = registry.get(game_id)
     players = len(levels)
-    state = game.setup(players, seed, None)
+    state = game.setup(players, seed, options)
     bots = [
         make_bot(level, seed * 7919 + s, iterations=iterations) for s, level in enumerate(levels)
     ]
@@ -91,7 +99,7 @@ def match(
     }
 
 
-def _match(args: tuple[str, list[str], int, int, int | None]) -> dict[str, Any]:
+def _match(args: tuple[str, list[str], int, int, int | None, Options]) -> dict[str, Any]:
     return match(*args)
 
 
@@ -104,12 +112,13 @@ def pairing(
     seed: int,
     iterations: int | None,
     jobs: int,
+    options: Options = None,
 ) -> dict[str, Any]:
     """The hero in every seat in turn, ``games`` matches each, pooled."""
     work = []
     for seat in range(players):
         levels = [hero if s == seat else other for s in range(players)]
-        work += [(game_id, levels, seat, seed + i, iterations) for i in range(games)]
+        work += [(game_id, levels, seat, seed + i, iterations, options) for i in range(games)]
     if jobs == 1:
         outcomes = [_match(w) for w in work]
     else:
@@ -128,6 +137,7 @@ def pairing(
         "hero": hero,
         "others": other,
         "iterations": iterations if "strong" in (hero, other) else None,
+        "options": options,
         "matches": len(outcomes),
         "finished": n,
         "win_rate": round(wins / n, 4) if n else 0.0,
@@ -145,6 +155,7 @@ def pairing(
             + ",".join(hero if s == seat else other for s in range(players))
             + f" --games {games} --seed {seed}"
             + (f" --iterations {iterations}" if iterations and "strong" in (hero, other) else "")
+            + (f" --options '{json.dumps(options)}'" if options else "")
             for seat in range(players)
         ],
     }
@@ -161,19 +172,36 @@ def main() -> None:
     parser.add_argument("--iterations", type=int, default=100, help="strong's search budget")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument(
+        "--options", default=None, help="setup options as JSON, as `coven arena --options`"
+    )
+    parser.add_argument(
         "--pairing",
         action="append",
         default=None,
         help="hero,other (repeatable); default: strong,greedy strong,random greedy,random",
     )
     args = parser.parse_args()
+    try:
+        options = json.loads(args.options) if args.options else None
+    except json.JSONDecodeError:
+        options = []
+    if options is not None and not isinstance(options, dict):
+        parser.error("--options must be a JSON object")
     game = registry.get(args.game)
     counts = args.players or list(range(game.min_players, game.max_players + 1))
     pairings = [tuple(p.split(",")) for p in args.pairing] if args.pairing else PAIRINGS
     for players in counts:
         for hero, other in pairings:
             line = pairing(
-                args.game, players, hero, other, args.games, args.seed, args.iterations, args.jobs
+                args.game,
+                players,
+                hero,
+                other,
+                args.games,
+                args.seed,
+                args.iterations,
+                args.jobs,
+                options,
             )
             print(json.dumps(line), flush=True)
 
