@@ -92,26 +92,47 @@ def _takes(need: Cubes, prod: Production) -> Iterator[dict[str, dict[str, int]]]
         yield take
 
 
-_SHAPES: dict[int, tuple[Face, tuple[Cubes, ...], tuple[dict[str, int], ...]]] = {}
+_Part = tuple[tuple[int, int, str], ...]
+_Shape = tuple[tuple[Cubes, ...], tuple[dict[str, int], ...], tuple[_Part, ...]]
+_SHAPES: dict[int, tuple[Face, _Shape]] = {}
 
 
-def _shape(face: Face) -> tuple[tuple[Cubes, ...], tuple[dict[str, int], ...]]:
-    """A face's input totals in order and its output totals as objects, worked out once (the
-    faces are the catalog's, they live as long as the program)."""
+def _shape(face: Face) -> _Shape:
+    """A face's input totals in order, its output totals as objects, and each input total's
+    counts as ``(type, count, name)`` (no zero), worked out once (the faces are the catalog's,
+    they live as long as the program)."""
     found = _SHAPES.get(id(face))
     if found is None or found[0] is not face:
         needs = tuple(sorted(face.input_totals))
         makes = tuple(cube_dict(total) for total in sorted(face.output_totals))
-        found = _SHAPES[id(face)] = (face, needs, makes)
-    return found[1], found[2]
+        parts = tuple(
+            tuple((k, n, INGREDIENTS[k]) for k, n in enumerate(need) if n) for need in needs
+        )
+        found = _SHAPES[id(face)] = (face, (needs, makes, parts))
+    return found[1]
 
 
 def uses(recipe_id: str, face: Face, prod: Production) -> list[dict[str, Any]]:
     """Every distinct way to use this recipe now (empty when it cannot be afforded). The
     ``make`` objects are shared between calls: never change an action."""
-    needs, makes = _shape(face)
+    needs, makes, parts = _shape(face)
     actions: list[dict[str, Any]] = []
-    for need in needs:
+    workbench, outputs, books = prod.workbench, prod.outputs, prod.books
+    # the usual case, early in the phase: no output slot holds a cube and no Book names a type,
+    # so every input comes from the workbench: one take per input total, or none
+    only_workbench = not books and not any(outputs)
+    for need, part in zip(needs, parts, strict=True):
+        if only_workbench:
+            for k, n, _ in part:
+                if n > workbench[k]:
+                    break
+            else:
+                take = {"workbench": {name: n for _, n, name in part}} if part else {}
+                for make in makes:
+                    actions.append(
+                        {"type": "brew", "recipe": recipe_id, "take": take, "make": make}
+                    )
+            continue
         for take in _takes(need, prod):
             for make in makes:
                 actions.append({"type": "brew", "recipe": recipe_id, "take": take, "make": make})
@@ -129,9 +150,9 @@ def can_use(face: Face, prod: Production) -> bool:
     return False
 
 
-def check_use(face: Face, prod: Production, action: Mapping[str, Any]) -> tuple[
-    list[int], list[int], list[int], list[int]
-]:
+def check_use(
+    face: Face, prod: Production, action: Mapping[str, Any]
+) -> tuple[list[int], list[int], list[int], list[int]]:
     """Validate one ``brew`` action against the recipe face and the production sheet.
 
     Returns ``(from_workbench, from_outputs, from_supply, make)`` as cube vectors.
@@ -146,8 +167,13 @@ def check_use(face: Face, prod: Production, action: Mapping[str, Any]) -> tuple[
     from_supply = parse_cubes(take.get("supply", {}), "take.supply")
     make = parse_cubes(action.get("make", {}), "make")
     w, o, f = from_wb, from_out, from_supply
-    need = (w[0] + o[0] + f[0], w[1] + o[1] + f[1], w[2] + o[2] + f[2], w[3] + o[3] + f[3],
-            w[4] + o[4] + f[4])
+    need = (
+        w[0] + o[0] + f[0],
+        w[1] + o[1] + f[1],
+        w[2] + o[2] + f[2],
+        w[3] + o[3] + f[3],
+        w[4] + o[4] + f[4],
+    )
     if need not in face.input_totals:
         raise IllegalAction(
             "wrong_inputs", f"the inputs {cube_dict(need) or 'nothing'} do not fill this recipe"

@@ -15,12 +15,13 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from engine import memo
-from engine.protocol import Action, Event, IllegalAction, Step, check_request, private
+from engine.protocol import TO, Action, Event, IllegalAction, Step, check_request, private
 from engine.rng import Rng
 from engine.whirling import arcana, brewing, personalities
 from engine.whirling.brewing import cube_dict
 from engine.whirling.cards import (
     ADVANCED_PERSONALITIES,
+    INGREDIENT_INDEX,
     INITIATE,
     PERSONALITY_BY_ID,
     RECIPES,
@@ -40,9 +41,7 @@ def setup(players: int, seed: int, options: WhirlingOptions) -> State:
     rng = Rng(seed)
     deck = [r.id for r in RECIPES]
     rng.shuffle(deck)
-    witches = [
-        Witch(None, [], False, [], [], [0] * 5, [0] * 5, [0] * 5) for _ in range(players)
-    ]
+    witches = [Witch(None, [], False, [], [], [0] * 5, [0] * 5, [0] * 5) for _ in range(players)]
     state = State(players, options.model_dump(), "personality", 0, deck, [], rng.dump(), witches)
     if options.personalities == "choose":
         offers = list(ADVANCED_PERSONALITIES)
@@ -263,7 +262,7 @@ def _brewing_event(state: State, seat: int, body: Event) -> Event:
     everyone sees it, under its own public type (``brewed`` → ``brewed_openly``) with her seat."""
     if state.open_production:
         return {**body, "type": f"{body['type']}_openly", "seat": seat}
-    return private(body, seat)
+    return {**body, TO: [seat]}  # private(body, seat), without its checks of our own body
 
 
 def row(state: State, witch: Witch) -> list[tuple[Recipe, Face]]:
@@ -343,11 +342,14 @@ def apply(state: State, seat: int, action: Action) -> Step:
     # One of the legal actions worked out for this state (engine.memo): the checks before the
     # rule cannot refuse it, so they are skipped (the rules' own checks still run).
     if memo.listed(state, seat, action):
-        handler = HANDLERS[state.phase][action["type"]]
+        kind = action["type"]
+        handler = _brew_listed if kind == "brew" else HANDLERS[state.phase][kind]
     else:
         handler = _checked(state, seat, action)
     new = state.shallow()
-    witch = new.witches[seat] = new.witches[seat].copy()
+    witch = new.witches[seat]
+    # a step of the brew phase changes only her production sheet (Witch.brewing_copy)
+    witch = new.witches[seat] = witch.brewing_copy() if state.phase == "brew" else witch.copy()
     events: list[Event] = []
     handler(new, seat, witch, action, events)
     return Step(new, events)
@@ -525,6 +527,33 @@ def _brew(state: State, seat: int, witch: Witch, action: Action, events: list[Ev
         events.append({"type": "personality_discarded", "seat": seat, "personality": recipe.id})
 
 
+def _brew_listed(
+    state: State, seat: int, witch: Witch, action: Action, events: list[Event]
+) -> None:
+    """``_brew`` for one of the listed uses (``brewing.uses``): none of its checks can refuse
+    it, so the cubes are moved as the action names them."""
+    prod = _production(witch)
+    rid = action["recipe"]
+    recipe = next(r for r, _ in row(state, witch) if r.id == rid)
+    take = action["take"]
+    workbench, outputs = prod.workbench, prod.outputs
+    for name, n in take.get("workbench", {}).items():
+        workbench[INGREDIENT_INDEX[name]] -= n
+    for name, n in take.get("outputs", {}).items():
+        outputs[INGREDIENT_INDEX[name]] -= n
+    make = action["make"]  # listed: in ingredient order, no zero count (cube_dict)
+    for name, n in make.items():
+        outputs[INGREDIENT_INDEX[name]] += n
+    prod.used.append(rid)
+    # copies: the listed actions are shared (brewing.uses), an event must not hold a part of one
+    take = {source: dict(cubes) for source, cubes in take.items()}
+    body = {"type": "brewed", "recipe": rid, "take": take, "make": dict(make)}
+    events.append(_brewing_event(state, seat, body))
+    if recipe.single_use:  # Hidden Power: used once, then the personality goes back to the box
+        witch.personality = None
+        events.append({"type": "personality_discarded", "seat": seat, "personality": rid})
+
+
 def _scholar(state: State, seat: int, witch: Witch, action: Action, events: list[Event]) -> None:
     _no_triggers_left(_production(witch))
     events.append(_brewing_event(state, seat, personalities.scholar(witch, action)))
@@ -593,6 +622,13 @@ HANDLERS: dict[str, dict[str, Handler]] = {
 }
 
 __all__ = [
-    "apply", "brewer", "decision_order", "left_of", "legal_actions", "row", "setup", "stage",
+    "apply",
+    "brewer",
+    "decision_order",
+    "left_of",
+    "legal_actions",
+    "row",
+    "setup",
+    "stage",
     "to_move",
 ]

@@ -153,6 +153,26 @@ class Witch:
             self.brew.copy() if self.brew else None,
         )
 
+    def brewing_copy(self) -> Witch:
+        """A copy for a step of the brew phase, whose rules change only her production sheet
+        (and may replace, never change, her other parts): the sheet is her own, every other
+        list is still the previous state's."""
+        brew = self.brew
+        return Witch(
+            self.personality,
+            self.offer,
+            self.rotated_own,
+            self.hand,
+            self.tableau,
+            self.workbench,
+            self.circle,
+            self.arcana,
+            self.gain_due,
+            self.committed,
+            self.played,
+            brew.copy() if brew else None,
+        )
+
     def dump(self) -> dict[str, Any]:
         return {
             "personality": self.personality,
