@@ -50,7 +50,9 @@ def determinize(view: dict[str, Any], seat: int, rng: random.Random) -> State:
     for s in view["seats"]:
         mine = s["seat"] == seat
         hand = s["hand"] if mine else sorted(deal(s["hand_count"]))
-        libraries = s["libraries"] if mine else [sorted(deal(n)) for n in s["library_counts"]]
+        # a seat still building (library_counts hidden): all her cards dealt to her hand
+        counts = [0, 0] if s["library_counts"] == HIDDEN else s["library_counts"]
+        libraries = s["libraries"] if mine else [sorted(deal(n)) for n in counts]
         draft = s["draft"] if mine else sorted(deal(s["draft_count"]))
         pick = s["pick"] if mine else (rng.choice(draft) if s["picked"] else None)
         seats.append({

@@ -712,6 +712,12 @@ def _legal_actions(state: State, seat: int) -> list[Action]:
     return _main_options(state, seat)
 
 
+SECRET_BUILDING = frozenset({"to_library", "reset_libraries"})
+"""The library-building steps nobody else may count (issue 22): they leave ``tick`` as it is, so
+neither the view's ``tick`` nor the stage after the Prelude tells how many a seat took. Only
+``confirm_libraries`` (the piles face down: public) counts."""
+
+
 def stage(state: State) -> str:
     if state.phase == "draft":
         return f"draft:{state.draft_round}"
@@ -756,7 +762,8 @@ def apply(state: State, seat: int, action: Action) -> Step:
     if not listed:
         _check(state, seat, action)
     new = state.copy()
-    new.tick += 1
+    if not (state.phase == "build" and action["type"] in SECRET_BUILDING):
+        new.tick += 1
     events: list[Event] = []
     found = top_question(state)
     if found is not None:

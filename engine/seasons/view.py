@@ -2,8 +2,11 @@
 
 Every view has the same shape. What a seat may not see is replaced in place by ``"hidden"``:
 another seat's hand, libraries, draft offer and pending pick, and the ``secret`` of a question
-put to another seat (cards it was shown). Counts stay public. Never in any view: the draw
-pile's order or contents, the discard pile's contents, the RNG state. Shape: README.md, "View".
+put to another seat (cards it was shown). Counts stay public, but for a seat still building its
+libraries: the others see ``library_counts`` as ``"hidden"`` and ``hand_count`` as all her
+cards (hand and piles) until she confirms, so her building steps are private (issue 22). Never
+in any view: the draw pile's order or contents, the discard pile's contents, the RNG state.
+Shape: README.md, "View".
 """
 
 from __future__ import annotations
@@ -26,6 +29,10 @@ def face_view(season: str, die: int, side: int) -> dict[str, Any]:
 
 def _seat(state: State, seat: int, player: Player, viewer: int | None) -> dict[str, Any]:
     mine = viewer == seat
+    # While a seat builds its libraries (face down, in secret) the others see how many cards
+    # she holds in all, never how she has split them so far: each step of hers changes nothing
+    # they are sent (issue 22), until she confirms and the counts are the rules' (3 and 3).
+    building = state.phase == "build" and not player.built and not mine
     return {
         "seat": seat,
         "crystals": player.crystals,
@@ -36,9 +43,10 @@ def _seat(state: State, seat: int, player: Player, viewer: int | None) -> dict[s
         "bonus_used": player.bonus_used,
         "bonus_penalty": readings.BONUS_PENALTY[player.bonus_used],
         "hand": player.hand[:] if mine else HIDDEN,
-        "hand_count": len(player.hand),
+        "hand_count": len(player.hand)
+        + (len(player.libraries[0]) + len(player.libraries[1]) if building else 0),
         "libraries": [lib[:] for lib in player.libraries] if mine else HIDDEN,
-        "library_counts": [len(lib) for lib in player.libraries],
+        "library_counts": HIDDEN if building else [len(lib) for lib in player.libraries],
         "in_play": [e.dump() for e in player.in_play],
         "draft": player.draft[:] if mine else HIDDEN,
         "draft_count": len(player.draft),

@@ -297,7 +297,9 @@ export async function createRenderer(ctx) {
       h("span", { class: "crystal-total", "data-testid": `crystals-${seat}`, title: t("se.crystals"), "aria-label": tn("se.crystal_count", p.crystals) }, crystal(), h("strong", {}, String(p.crystals))),
     ];
     const handCount = p.hand_count;
-    const libs = p.library_counts || [0, 0];
+    // Another seat still building her libraries: her piles are hers ("hidden"), until she confirms.
+    const building = p.library_counts === "hidden";
+    const libs = Array.isArray(p.library_counts) ? p.library_counts : [0, 0];
     const body = [
       reserve(p),
       h("div", { class: "board-row" }, gaugeMeter(p), bonusTrack(p)),
@@ -308,6 +310,7 @@ export async function createRenderer(ctx) {
         mine ? null : cardBacks(handCount, tn("se.cards_in_hand", handCount)),
         h("span", { class: "muted" }, tn("se.cards_in_hand", handCount)),
         libs[0] || libs[1] ? h("span", { class: "libs muted", "data-testid": `libraries-${seat}` }, t("se.library_counts", { two: libs[0], three: libs[1] })) : null,
+        building ? h("span", { class: "libs muted", "data-testid": `libraries-${seat}` }, t("se.libraries_building")) : null,
         view.phase !== "draft" && view.phase !== "build" ? h("span", { class: "score muted", "data-testid": `score-now-${seat}`, title: t("se.score_help", { crystals: p.score.crystals, prestige: p.score.prestige, hand: -p.score.hand, bonus: -p.score.bonus }) }, t("se.score_now", { score: p.score.total })) : null,
       ),
       inPlay(view, p, mine ? message.legal : []),
