@@ -22,6 +22,15 @@ on it is a barrier already). In a simultaneous decision (several seats owed it a
 choices are hidden and independent of their order (the protocol's promise), so a seat takes back
 its own last choice even after others chose: the others' choices are replayed without it.
 
+**Private undo.** An undo that takes back a step nobody else could tell happened (a seat's
+*private step*, ``app/rooms/private_steps.py``: Witch's Brew's keep, a Seasons library step) must
+not tell it either. So the undo judges what it takes back by the same generic rule: when every
+event of the step taken back was addressed to the seat alone, and every other seat's and the
+spectator's view, legal actions and undo, who owes, the stage and the result are the same after
+the undo as before it, its event is :data:`UNDONE_PRIVATELY` addressed to the seat (and the
+server, judging the undo itself, finds it private too); otherwise it is the public
+:data:`UNDONE`. The step's events are not kept: they are worked out again by replaying it.
+
 The journal lives in the state, never in a view: ``view`` is the game's own and knows nothing of
 it. It is dumped under the key ``"undo"`` (absent when empty, so older snapshots load as they are).
 """
@@ -32,13 +41,17 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from engine.protocol import TO, Action, Event, IllegalAction, Step
+from engine.protocol import TO, Action, Event, IllegalAction, Step, private
 
 UNDO = "undo"
 """The action type of an undo: ``{"type": "undo"}``, no other field."""
 
 UNDONE = "undone"
 """The public event of an undo: ``{"type": "undone", "seat": s}``."""
+
+UNDONE_PRIVATELY = "undone_privately"
+"""The event of an undo nobody else can tell happened (see "Private undo"):
+``{"type": "undone_privately", "seat": s}``, addressed to ``s`` alone."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,6 +81,12 @@ class Undoable(Protocol):
     ) -> bool: ...
 
     def finished(self, state: Any) -> bool: ...
+
+    def legal_actions(self, state: Any, seat: int) -> list[Action]: ...
+
+    def stage(self, state: Any) -> str: ...
+
+    def view(self, state: Any, seat: int | None) -> dict[str, Any]: ...
 
 
 def track(game: Undoable, before: Any, seat: int, action: Action, step: Step) -> Step:
@@ -112,10 +131,32 @@ def undo(game: Undoable, state: Any, seat: int, action: Action) -> Step:
         raise IllegalAction("bad_action", "'undo' takes no other field")
     if game.finished(state):
         raise IllegalAction("game_over", "the match is over")
-    rebuilt = _rebuilt(game, state, seat)
+    taken_back: list[Event] = []
+    rebuilt = _rebuilt(game, state, seat, taken_back)
     if rebuilt is None:
         raise IllegalAction("cannot_undo", "there is no step of yours to take back now")
+    if _unseen(game, state, rebuilt, seat, taken_back):
+        return Step(rebuilt, [private({"type": UNDONE_PRIVATELY, "seat": seat}, seat)])
     return Step(rebuilt, [{"type": UNDONE, "seat": seat}])
+
+
+def _unseen(game: Undoable, before: Any, after: Any, seat: int, taken_back: list[Event]) -> bool:
+    """Can nobody but ``seat`` tell that ``before`` became ``after`` (the step taken back, whose
+    events were ``taken_back``, was private to her, and so is its undo)? The rule of
+    ``app/rooms/private_steps.py``, on the states themselves."""
+    if any(e.get(TO) != [seat] for e in taken_back):
+        return False
+    owing = game.to_move(before)
+    if game.to_move(after) != owing or game.stage(after) != game.stage(before):
+        return False
+    others = [s for s in range(before.players) if s != seat]
+    if any(game.view(after, v) != game.view(before, v) for v in [*others, None]):
+        return False
+    return all(
+        (v not in owing or game.legal_actions(after, v) == game.legal_actions(before, v))
+        and allowed(game, after, v) == allowed(game, before, v)
+        for v in others
+    )
 
 
 def _last_step(game: Undoable, state: Any, seat: int) -> int | None:
@@ -132,7 +173,11 @@ def _last_step(game: Undoable, state: Any, seat: int) -> int | None:
     return last
 
 
-def _rebuilt(game: Undoable, state: Any, seat: int) -> Any | None:
+def _rebuilt(
+    game: Undoable, state: Any, seat: int, taken_back: list[Event] | None = None
+) -> Any | None:
+    """The state without ``seat``'s last undoable step; its events (replayed where it was
+    taken) go into ``taken_back`` when given."""
     last = _last_step(game, state, seat)
     if last is None:
         return None
@@ -142,6 +187,8 @@ def _rebuilt(game: Undoable, state: Any, seat: int) -> Any | None:
         for i, (s, a) in enumerate(journal.log):
             if i != last:
                 rebuilt = track(game, rebuilt, s, a, game.rules_apply(rebuilt, s, a)).state
+            elif taken_back is not None:
+                taken_back.extend(game.rules_apply(rebuilt, s, a).events)
     except IllegalAction:
         return None  # another seat's step depended on hers
     return rebuilt

@@ -4,9 +4,12 @@ A seat's *private step* is an action nobody else can tell happened: every event 
 addressed to that seat alone, and every other seat's and the spectator's ``state`` message is
 the same after it as before (view, legal actions, undo, who owes, result, stage). Witch's
 Brew's keep/unkeep while choosing roles and Whirling Witchcraft's blind production steps are
-such steps: counting them would tell the others something about a hidden hand. Nothing is
-declared per game: the test is on what the others would be sent, so a step whose effect any
-view shows (Seasons' library counts, its ``tick``) is public, and stays sound if a view changes.
+such steps, and so are Seasons' library-building steps (its view hides another seat's piles
+until she confirms them, and they leave ``tick`` as it is): counting them would tell the others
+something about a hidden hand. Nothing is declared per game: the test is on what the others
+would be sent, so a step whose effect any view shows is public, and stays sound if a view
+changes. An undo is judged like any action: ``engine.undo`` addresses its event to the seat
+alone when what it takes back was such a step (by the same rule), and then it is one too.
 
 So every action is visible to everyone (``None``) or to its actor only (``private_to``), and a
 viewer's version counts the actions visible to her: a seat's own private steps move her own

@@ -26,6 +26,7 @@ class WitchsBrew(adapter.SearchableRulesGame):
     options: ClassVar[type[BaseModel]] = BrewOptions
     event_types: ClassVar[Mapping[str, str]] = {
         "undone": PUBLIC,  # engine.undo: a seat took back its last step
+        "undone_privately": PRIVATE,  # engine.undo: the same, of a step only she could see
         # the table: everyone sees these
         "set_started": PUBLIC, "variant_shuffled": PUBLIC, "roles_chosen": PUBLIC,
         "lead_owed": PUBLIC, "role_led": PUBLIC, "passed": PUBLIC, "claimed": PUBLIC,

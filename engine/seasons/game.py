@@ -26,6 +26,7 @@ class Seasons(adapter.SearchableRulesGame):
     options: ClassVar[type[BaseModel]] = SeasonsOptions
     event_types: ClassVar[Mapping[str, str]] = {
         "undone": PUBLIC,  # engine.undo: a seat took back its last step
+        "undone_privately": PRIVATE,  # engine.undo: the same, of a step only she could see
         # the table: everyone sees these
         "draft_picked": PUBLIC, "draft_passed": PUBLIC,
         "draft_over": PUBLIC, "libraries_built": PUBLIC, "round_started": PUBLIC,

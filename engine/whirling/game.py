@@ -40,6 +40,7 @@ class WhirlingWitchcraft(adapter.SearchableRulesGame):
     options: ClassVar[type[BaseModel]] = WhirlingOptions
     event_types: ClassVar[Mapping[str, str]] = {
         "undone": PUBLIC,  # engine.undo: a seat took back its last step
+        "undone_privately": PRIVATE,  # engine.undo: the same, of a step only she could see
         # the table: everyone sees these
         "personality_kept": PUBLIC, "personalities_revealed": PUBLIC, "round_started": PUBLIC,
         "recipe_chosen": PUBLIC, "random_play": PUBLIC, "hand_swapped": PUBLIC,

@@ -34,6 +34,7 @@ export function placeUndo(node, message, moves) {
 
 /** The table-log line of an `undone` event, or null for any other event. */
 export function undoLine(ctx, event) {
-  if (event.type !== "undone") return null;
+  // "undone_privately": she took back a step only she could see; only she is told.
+  if (event.type !== "undone" && event.type !== "undone_privately") return null;
   return t("undo.done", { name: ctx.seatName(event.seat) });
 }

@@ -452,8 +452,9 @@ def test_every_brew_event_is_told_in_words(browser: Any, coven_server: str) -> N
 
     events = _events_of_random_matches()
     shown_on_the_table = {"role_kept", "role_unkept", "lead_owed"}
-    # (random play never undoes: "undone" is told by the shared table layer, tests/e2e/test_undo.py)
-    unplayed = {"variant_shuffled", "shelf_declined", "undone"}
+    # (random play never undoes: "undone" and "undone_privately" are told by the shared table
+    # layer, tests/e2e/test_undo.py)
+    unplayed = {"variant_shuffled", "shelf_declined", "undone", "undone_privately"}
     assert set(WitchsBrew.event_types) - set(events) <= unplayed
     player = new_player(browser, "reader")
     player.page.goto(f"{coven_server}/")

@@ -1,10 +1,12 @@
 """A seat's private steps leave no trace for anyone else (issue 22, item 5).
 
 Two matches from the same seed: in one, an opponent takes one private step before she commits,
-in the other five (Witch's Brew: keep/unkeep toggles while choosing roles; Whirling Witchcraft:
-blind production steps). Every other seat and a spectator receive the very same messages in
-both (versions, views, events, how many) and get the very same answers from ``GET …/state``
-and ``GET …/log``, over real sockets, on SQLite and PostgreSQL.
+in the other five (Witch's Brew: keep/unkeep toggles while choosing roles, one of them an undo;
+Whirling Witchcraft: blind production steps; Seasons: library building, with an undo and a
+reset, then her libraries completed and confirmed, which the others may learn). Every other
+seat and a spectator receive the very same messages in both (versions, views, events, how
+many) and get the very same answers from ``GET …/state`` and ``GET …/log``, over real sockets,
+on SQLite and PostgreSQL.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ CONTRIBUTION = "c0" * 16
 NAMES = ["Agnes", "Brigid", "Circe"]
 # Whirling Witchcraft's blind production steps (engine/whirling/game.py: private events).
 PRODUCTION = {"brew", "book", "raven", "decline", "potion"}
+UNDO = {"type": "undo"}
 
 
 @pytest.fixture(autouse=True)
@@ -50,11 +53,9 @@ class Table:
         self.last_move_before = [await self.last_move_at(p) for p in self.players[1:]]
 
     async def last_move_at(self, player: Client) -> float | None:
-        """"My tables" for ``player``'s seat: when the table's last move was made."""
+        """ "My tables" for ``player``'s seat: when the table's last move was made."""
         body = {"seats": [{"room": self.code, "token": player.token}]}
-        answer = await player.http.post(
-            "/api/me/tables", json=body, headers={"Origin": player.url}
-        )
+        answer = await player.http.post("/api/me/tables", json=body, headers={"Origin": player.url})
         assert answer.status_code == 200, answer.text
         (table,) = answer.json()["tables"]
         moment: float | None = table["last_move_at"]
@@ -126,9 +127,12 @@ class Table:
 Play = Callable[[Table, int], Awaitable[int]]
 
 
-async def play_both(server: ThreadServer, game: str, play: Play) -> list[dict[str, Any]]:
+async def play_both(
+    server: ThreadServer, game: str, play: Play, finish: Play | None = None
+) -> list[dict[str, Any]]:
     """``play`` on two tables from the same seed, seat 0 taking 1 then 5 (at least 3) private
-    steps; what seats 1 and 2 and the spectator saw, per table."""
+    steps (then ``finish``, public moves, if given); what seats 1 and 2 and the spectator saw,
+    per table, and what seat 0 was sent herself (``"own"``)."""
     seen: list[dict[str, Any]] = []
     for steps in (1, 5):
         table = await Table.open(server, game)
@@ -141,10 +145,13 @@ async def play_both(server: ThreadServer, game: str, play: Play) -> list[dict[st
         assert table.spectator.versions[-1] == public_before
         # "My tables" tells the others the moment of the last move: not of a private step.
         assert [await table.last_move_at(p) for p in table.players[1:]] == table.last_move_before
+        if finish is not None:
+            await finish(table, steps)
         seen.append(
             {
                 "seats": [await table.seen_by(p) for p in table.players[1:]],
                 "spectator": await table.seen_by(table.spectator),
+                "own": await table.seen_by(table.players[0]),
             }
         )
         await table.close()
@@ -160,7 +167,9 @@ async def toggle_roles(table: Table, steps: int) -> int:
     role = legal(table, 0, "keep")[0]
     await table.private_steps_begin()
     for n in range(steps):
-        await table.act(0, role if n % 2 == 0 else {"type": "unkeep", "role": role["role"]})
+        # the second step takes the keep back by undo (private too), the fourth un-keeps it
+        back = UNDO if n == 1 else {"type": "unkeep", "role": role["role"]}
+        await table.act(0, role if n % 2 == 0 else back)
     # Seat 1 goes on choosing against the version it holds: the others' private steps since
     # never make its move stale.
     await table.act(1, legal(table, 1, "keep")[0])
@@ -191,6 +200,34 @@ async def produce_blind(table: Table, steps: int) -> int:
         await table.act(0, choices[0])
         taken += 1
     return taken
+
+
+async def build_libraries(table: Table, steps: int) -> int:
+    """Seasons (apprentice: the sets are dealt, every seat builds at once): seats 1 and 2 put a
+    card into a library each (private too), then seat 0 takes ``steps`` building steps — with
+    5: a card in, another, that one taken back by undo, a reset, a card in — then seat 1 puts
+    another card, against the version it holds."""
+    for seat in (1, 2):
+        await table.act(seat, legal(table, seat, "to_library")[0])
+    await table.private_steps_begin()
+    plan = ["to_library"] if steps == 1 else ["to_library", "to_library", "undo", "reset"]
+    plan += ["to_library"] * (steps - len(plan))
+    for kind in plan:
+        if kind == "undo":
+            await table.act(0, UNDO)
+        elif kind == "reset":
+            await table.act(0, *legal(table, 0, "reset_libraries"))
+        else:
+            await table.act(0, legal(table, 0, kind)[-1])  # into Library III
+    await table.act(1, legal(table, 1, "to_library")[0])
+    return len(plan)
+
+
+async def complete_libraries(table: Table, steps: int) -> None:
+    """Seat 0 fills both libraries (private steps) and confirms them (public)."""
+    while not legal(table, 0, "confirm_libraries"):
+        await table.act(0, legal(table, 0, "to_library")[0])
+    await table.act(0, *legal(table, 0, "confirm_libraries"))
 
 
 def legal(table: Table, seat: int, kind: str) -> list[dict[str, Any]]:
@@ -228,3 +265,33 @@ async def test_whirling_blind_production_leaves_no_trace(server: ThreadServer) -
         assert_same(one["seats"][seat], five["seats"][seat])
     assert_same(one["spectator"], five["spectator"])
     assert one["spectator"]["state"]["version"] > 0  # public moves came before the brewing
+
+
+def states(seen: dict[str, Any]) -> list[dict[str, Any]]:
+    return [m for m in seen["messages"] if m["type"] == "state"]
+
+
+async def test_seasons_library_building_leaves_no_trace(server: ThreadServer) -> None:
+    one, five = await play_both(server, "seasons", build_libraries, complete_libraries)
+    for seat in (0, 1):
+        assert_same(one["seats"][seat], five["seats"][seat])
+    assert_same(one["spectator"], five["spectator"])
+    # Each other seat saw its own building steps and seat 0's confirmation, the spectator the
+    # confirmation alone: what the rules make public (she has built; 3 and 3 cards face down).
+    assert [len(states(s)) for s in one["seats"]] == [3, 2]
+    (confirmed,) = states(one["spectator"])
+    assert {"type": "libraries_built", "seat": 0} in confirmed["events"]
+    board = confirmed["view"]["seats"][0]
+    assert board["built"] and board["library_counts"] == [3, 3] and board["hand_count"] == 3
+    # While she built, the others saw all her cards in her hand and nothing of her piles.
+    before = states(one["seats"][1])[-2]["view"]["seats"][0]
+    assert before["library_counts"] == "hidden" and before["hand_count"] == 9
+    assert not before["built"]
+    # Her own socket got every step of hers, her piles shown, her undo told to her alone.
+    own = states(five["own"])
+    assert [m["version"] for m in own] == list(range(own[0]["version"], own[-1]["version"] + 1))
+    told = {"type": "undone_privately", "seat": 0, "@to": [0]}
+    assert len([m for m in own if told in m["events"]]) == 1
+    assert [len(lib) for lib in own[-1]["view"]["seats"][0]["libraries"]] == [3, 3]
+    told_others = [e for s in five["seats"] for m in states(s) for e in m["events"]]
+    assert not [e for e in told_others if e["type"].startswith("undone")]

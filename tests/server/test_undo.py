@@ -1,6 +1,6 @@
 """Undo over the real move path: the ``state`` message says who may undo, ``{"type": "undo"}``
 goes through ``act`` like any action (version guard, log, replay), and a refused undo is an
-error with its code."""
+error with its code. The undo of a private step is private too (told to its seat alone)."""
 
 from __future__ import annotations
 
@@ -40,9 +40,18 @@ async def test_undo_through_the_move_path(server: ThreadServer, game: str) -> No
     assert back["undo"] is False
     assert back["legal"] == first[0]["legal"] and back["view"] == first[0]["view"]
     assert back["to_move"] == [0, 1, 2]
-    # The undo itself is public (the engine's "undone" event), even of a private step.
-    watched = await spectator.at_version(theirs["version"] + 1)
-    assert {"type": "undone", "seat": 0} in watched["events"]
+    if game == "witchs-brew":
+        # Her keep was a private step, and so is its undo: told to her alone, and nobody
+        # else's version moves.
+        assert back["events"] == [{"type": "undone_privately", "seat": 0, "@to": [0]}]
+        watched = await spectator.synced()
+        assert watched["version"] == theirs["version"] == (await players[1].synced())["version"]
+        told = {"version": back["version"], "type": "undone_privately", "seat": 0, "@to": [0]}
+    else:
+        # Her recipe was played in the open (face down, but seen): the undo is public.
+        watched = await spectator.at_version(theirs["version"] + 1)
+        assert {"type": "undone", "seat": 0} in watched["events"]
+        told = {"version": watched["version"], "type": "undone", "seat": 0}
 
     # The same undo sent again (a second tab) is refused: she acted since that version.
     again = await players[0].act({"type": "undo"}, version=1)
@@ -50,7 +59,9 @@ async def test_undo_through_the_move_path(server: ThreadServer, game: str) -> No
 
     # The table log holds the undo like any move; a fresh socket reads the same table.
     log = (await spectator.http.get(f"/api/rooms/{code}/log")).json()
-    assert {"version": watched["version"], "type": "undone", "seat": 0} in log["events"]
+    assert (told in log["events"]) == (game != "witchs-brew")
+    own_log = (await players[0].http.get(f"/api/rooms/{code}/log")).json()
+    assert told in own_log["events"]
     over_http = (await players[0].http.get(f"/api/rooms/{code}/state")).json()
     assert over_http["undo"] is False and over_http["view"] == back["view"]
     for client in [*players, spectator]:
