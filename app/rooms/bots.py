@@ -292,10 +292,7 @@ class BotRunner:
                 decided = self._decided[code] = (seen, {})
             made = decided[1]
             todo = [(seat, level) for seat, level in due if (seat, level) not in made]
-            thought = await asyncio.gather(
-                *(self._think(code, table, seat, level, started) for seat, level in todo)
-            )
-            made.update(zip(todo, thought, strict=True))
+            made.update(await self._think_by(code, table, todo, started, answer_at))
             actions = [made[(seat, level)] for seat, level in due]
             late_by = pacing.now() - answer_at
             if late_by < 0:
@@ -333,6 +330,44 @@ class BotRunner:
         for seat, level in due:
             await self._play(code, table, seat, level)
         return 0
+
+    async def _think_by(
+        self,
+        code: str,
+        table: Table,
+        todo: list[tuple[int, str]],
+        started: float,
+        answer_at: float,
+    ) -> dict[tuple[int, str], Action | None]:
+        """The decisions of ``todo`` (seat, level), each thought in time for ``answer_at``.
+
+        A search that has not answered by then (its pool starved of CPU, or queued behind other
+        tables' searches) is not waited for: its seat answers on time with a ``random`` choice,
+        decided inline in microseconds. A late answer would tell the table that its bot had
+        something to think about (a forced answer costs the pool nothing), so under saturation
+        a bot plays worse rather than telling its secret. While a pool is still starting (its
+        first decision: spawned processes importing the engine, the same for every seat) its
+        decisions are waited for."""
+        tasks = {
+            (seat, level): asyncio.ensure_future(self._think(code, table, seat, level, started))
+            for seat, level in todo
+        }
+        if not tasks:
+            return {}
+        warm = all(self.thinkers.warm(level) for _, level in todo)
+        timeout = max(0.0, answer_at + pacing.LATE_SECONDS - pacing.now()) if warm else None
+        done, _ = await asyncio.wait(tasks.values(), timeout=timeout)
+        made: dict[tuple[int, str], Action | None] = {}
+        for (seat, level), task in tasks.items():
+            if task in done:
+                made[(seat, level)] = task.result()
+                continue
+            task.cancel()
+            self.overruns.fallback()
+            view = seen(table.game, table.state, seat)
+            seed = bot_seed(table.match.seed, seat, table.version_for(seat))
+            made[(seat, level)] = await self.thinkers.decide(table.game, "random", seed, view)
+        return made
 
     async def _think(
         self, code: str, table: Table, seat: int, level: str, started: float

@@ -13,8 +13,11 @@ search may use the answer time less a slack (``SLACK_SHARE`` of the level's shar
 from ``started``, so time spent waiting for a free pool process is taken from the search, not
 added to the answer: what overruns is at most one search iteration and the pool's round
 trip. ``greedy`` has no budget to cut (its few deals take milliseconds, measured); its share
-is the room it is given. ``Overruns`` counts the answers that came late anyway, and by how
-much (docs/DESIGN.md "No side channels", ``benchmarks/bot_pacing.py``).
+is the room it is given. A search starved of CPU (the pool runs at ``SCHED_IDLE``) is not
+waited for past the answer's moment: its seat answers on time with a ``random`` choice
+(``BotRunner._think_by``; ``Overruns.fallbacks``). ``Overruns`` counts the answers that came
+late anyway (the event loop's own lag), and by how much (docs/DESIGN.md "No side channels",
+``benchmarks/bot_pacing.py``).
 """
 
 from __future__ import annotations
@@ -42,9 +45,13 @@ class Overruns:
 
     answers: int = 0
     late: int = 0
+    fallbacks: int = 0  # searches not back by the answer's moment: a random choice, on time
     late_seconds: float = 0.0
     worst_seconds: float = 0.0
     recent: list[float] = field(default_factory=list)  # the lateness of the last late answers
+
+    def fallback(self) -> None:
+        self.fallbacks += 1
 
     def record(self, late_by: float) -> None:
         self.answers += 1

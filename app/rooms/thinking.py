@@ -125,6 +125,7 @@ class Thinkers:
         self._pool: ProcessPoolExecutor | None = None  # the quick levels' pool
         self._search: ProcessPoolExecutor | None = None  # every other level's
         self._lowered: set[int] = set()
+        self._warm: set[str] = set()  # the pools ("quick", "search") that have answered once
 
     def _executor(self, level: str) -> Executor:
         if level in QUICK_LEVELS:
@@ -134,6 +135,13 @@ class Thinkers:
         if self._search is None:
             self._search = _new_pool(self.processes)
         return self._search
+
+    def warm(self, level: str) -> bool:
+        """Whether ``level``'s decisions are answered by a pool that has started (it has
+        answered once), or inline."""
+        if level in INLINE_LEVELS or self.processes <= 0:
+            return True
+        return ("quick" if level in QUICK_LEVELS else "search") in self._warm
 
     @timed_decisions
     async def decide(
@@ -151,7 +159,9 @@ class Thinkers:
                 self._executor(level), decide, ref, level, seed, seen, self.budget_ms, deadline
             )
             self._lower_new_children()
-            return await future
+            action = await future
+            self._warm.add("quick" if level in QUICK_LEVELS else "search")
+            return action
         except BrokenProcessPool:
             # A child died (killed, out of memory): start a new pool next time and let a
             # random bot decide this once, so the table goes on.
@@ -175,6 +185,7 @@ class Thinkers:
     def close(self, wait: bool = True) -> None:
         pools = [p for p in (self._pool, self._search) if p is not None]
         self._pool = self._search = None
+        self._warm.clear()
         for pool in pools:
             pool.shutdown(wait=wait, cancel_futures=True)
 

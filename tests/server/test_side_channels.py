@@ -362,3 +362,4 @@ async def test_without_pacing_the_clock_tells(tmp_path: Path) -> None:
     assert min(len(forced), len(chosen)) >= 5, report
     d, p = ks_test(forced, chosen)
     assert p <= SAME, f"D={d:.2f} p={p:.2g}: {report}"
+
