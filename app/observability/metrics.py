@@ -78,6 +78,12 @@ class Metrics:
             buckets=THINK_BUCKETS,
             registry=r,
         )
+        self.bot_fallbacks = Counter(
+            "coven_bot_fallbacks",
+            "Bot answers played at random because the search was not back in time",
+            ["level"],
+            registry=r,
+        )
         # The move path's series, looked up once (``labels`` takes a lock and hashes its keys).
         self.stages = {stage: self.move_seconds.labels(stage) for stage in STAGES}
         self.games: dict[str, Any] = {}
@@ -139,6 +145,11 @@ def rooms_live(count: int) -> None:
 def bot_thought(level: str, seconds: float) -> None:
     if _metrics is not None:
         _metrics.bot_think.labels(level).observe(seconds)
+
+
+def bot_fell_back(level: str) -> None:
+    if _metrics is not None:
+        _metrics.bot_fallbacks.labels(level).inc()
 
 
 _S = TypeVar("_S")

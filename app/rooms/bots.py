@@ -36,6 +36,7 @@ import time
 from dataclasses import dataclass, field
 
 from app.errors import CovenError
+from app.observability import metrics
 from app.rooms import pacing
 from app.rooms.keys import room_channel
 from app.rooms.moves import bot_client_id, bot_seed
@@ -364,6 +365,7 @@ class BotRunner:
                 continue
             task.cancel()
             self.overruns.fallback()
+            metrics.bot_fell_back(level)
             view = seen(table.game, table.state, seat)
             seed = bot_seed(table.match.seed, seat, table.version_for(seat))
             made[(seat, level)] = await self.thinkers.decide(table.game, "random", seed, view)
