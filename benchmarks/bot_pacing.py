@@ -124,6 +124,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         "answer_gaps_s": quantiles(gaps),
         "answers": overruns.answers,
         "late": overruns.late,
+        "fallbacks": overruns.fallbacks,
         "late_share": round(overruns.late / max(1, overruns.answers), 4),
         "late_total_s": round(overruns.late_seconds, 3),
         "late_worst_s": round(overruns.worst_seconds, 3),
