@@ -32,6 +32,7 @@ from above, so nothing here has to import them back.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -121,7 +122,16 @@ class Effect:
 
 
 NO_EFFECT = Effect()
-EFFECTS: dict[int, Effect] = {}
+
+
+class _Registry(dict[int, Effect]):
+    """The effects by card number; a card without one reads as :data:`NO_EFFECT`."""
+
+    def __missing__(self, card: int) -> Effect:
+        return NO_EFFECT
+
+
+EFFECTS: dict[int, Effect] = _Registry()
 
 
 def effect(num: int) -> Any:
@@ -137,8 +147,9 @@ def effect(num: int) -> Any:
     return register
 
 
-def effect_of(card: int) -> Effect:
-    return EFFECTS.get(card, NO_EFFECT)
+effect_of: Callable[[int], Effect] = EFFECTS.__getitem__
+"""The effect of a card number (:data:`NO_EFFECT` for a card without one): the registry's own
+lookup, with no frame of Python for a card that has one (the rules ask several times a step)."""
 
 
 _HOOKED: dict[tuple[str, int], frozenset[int]] = {}

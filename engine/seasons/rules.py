@@ -435,11 +435,11 @@ def finish(state: State, events: list[Event]) -> None:
 
 def _overflow(state: State) -> bool:
     """Push an overflow discard for the first seat over its reserve limit, if any."""
-    seats = state.seats_to_read()  # reading every seat must not copy them all
     # the usual case, first (in C: this runs before every automatic step): no reserve above
-    # the lowest limit
-    if max(map(sum, map(_energy, seats))) <= readings.RESERVE_LIMIT:
+    # the lowest limit (list's own iterator: reading every seat must not copy them all)
+    if max(map(sum, map(_energy, list.__iter__(state.seats)))) <= readings.RESERVE_LIMIT:
         return False
+    seats = state.seats_to_read()
     start = state.turn.seat if state.turn else state.first_player
     for seat in in_turn_order(state, start):
         size = reserve_size(seats[seat])
@@ -669,6 +669,11 @@ ANSWER_TYPES = frozenset(
 
 
 def to_move(state: State) -> frozenset[int]:
+    known = state.memo  # memo.to_move's usual case, inlined (asked several times a step)
+    if known is not None:
+        found: frozenset[int] | None = known.get(memo.TO_MOVE)
+        if found is not None:
+            return found
     return memo.to_move(state, _to_move)
 
 

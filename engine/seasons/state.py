@@ -198,6 +198,10 @@ class Player:
         )
 
 
+_get = list.__getitem__
+_set = list.__setitem__
+
+
 class SeatsInWork(list[Player]):
     """The seats of a state that ``apply`` is building: they start as the previous state's own
     players, and each is copied the first time it is read (indexed or iterated), so a rule can
@@ -206,21 +210,18 @@ class SeatsInWork(list[Player]):
     list when the state is finished."""
 
     __slots__ = ("_own",)
-
-    def __init__(self, shared: list[Player]) -> None:
-        super().__init__(shared)
-        self._own = [False] * len(shared)
+    # seat i is this state's own copy; set by its maker (``State.copy``: built by list's own
+    # __init__, without a frame of Python)
+    _own: list[bool]
 
     def __getitem__(self, i):  # type: ignore[no-untyped-def]  # list's overloads: int and slice
         if type(i) is not int:
             return [self[k] for k in range(*i.indices(len(self)))]
-        player: Player = list.__getitem__(self, i)
-        own = self._own
-        if own[i]:
-            return player
-        player = player.copy()
-        list.__setitem__(self, i, player)
-        own[i] = True
+        if self._own[i]:
+            return _get(self, i)
+        player: Player = _get(self, i).copy()
+        _set(self, i, player)
+        self._own[i] = True
         return player
 
     def __setitem__(self, i, value):  # type: ignore[no-untyped-def]
@@ -301,6 +302,8 @@ class State:
     def copy(self) -> State:
         """A copy for ``apply`` to change: every seat is copied when first read (``SeatsInWork``);
         call ``done`` when finished."""
+        seats = SeatsInWork(self.seats)
+        seats._own = [False] * len(self.seats)
         return State(
             self.players,
             self.options,  # never changed after setup
@@ -323,7 +326,7 @@ class State:
             self.tick,
             self.draft_round,
             self.result,
-            SeatsInWork(self.seats),
+            seats,
         )
 
     def done(self) -> None:

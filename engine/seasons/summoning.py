@@ -68,9 +68,24 @@ def reduced_costs(energy: list[int], count: int) -> list[tuple[list[int], list[s
 
 def summon_terms(state: State, seat: int) -> tuple[int, list[int], int]:
     """What every summon of this seat shares now: the toll owed, the amulet pool, the number
-    of Hand of Fortune reductions (computed once for a whole legal-action list)."""
+    of Hand of Fortune reductions (computed once for a whole legal-action list). ``toll``,
+    ``amulet_pool`` and ``_reductions`` in one pass over the cards in play."""
     player = state.seats[seat]
-    return sum(n for _, n in toll(state, seat)), amulet_pool(player), _reductions(state, seat)
+    seats = state.seats_to_read()
+    tolls = cards_with("summon_toll")
+    owed = 0
+    players = state.players
+    for k in range(1, players):  # opponents(state, seat)
+        other = (seat + k) % players
+        for entry in seats[other].in_play:
+            if entry.card in tolls:
+                owed += effect_of(entry.card).summon_toll(state, other, entry, seat)
+    cuts = cards_with("cost_reductions")
+    reductions = 0
+    for e in player.in_play:
+        if e.card in cuts:
+            reductions += effect_of(e.card).cost_reductions(state, seat, e)
+    return owed, amulet_pool(player), reductions
 
 
 _PRINTED: dict[tuple[int, int, int], Cost] = {}
@@ -112,7 +127,7 @@ def hand_summons(state: State, seat: int) -> list[Action]:
     out: list[Action] = []
     for card in sorted(set(player.hand)):
         if plain and card not in choosers:
-            printed = printed_cost(card, players, edition)
+            printed = _PRINTED.get((card, players, edition)) or printed_cost(card, players, edition)
             cost = printed.energy
             if (printed.crystals <= afford and cost[0] <= a and cost[1] <= w and cost[2] <= f
                     and cost[3] <= e):

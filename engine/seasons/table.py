@@ -91,10 +91,11 @@ def reserve_limit(state: State, seat: int) -> int:
 def amulet_pool(player: Player) -> list[int]:
     """Tokens kept on cards whose tokens pay like reserve tokens (Amulet of Water, #4)."""
     pool = [0, 0, 0, 0]
+    spendable = cards_with("tokens_spendable")
     for entry in player.in_play:
-        if effect_of(entry.card).tokens_spendable:
-            for k in range(4):
-                pool[k] += entry.tokens[k]
+        if entry.card in spendable:
+            t = entry.tokens
+            pool = [pool[0] + t[0], pool[1] + t[1], pool[2] + t[2], pool[3] + t[3]]
     return pool
 
 

@@ -105,7 +105,12 @@ def settle(state: State, events: list[Event]) -> list[Action] | None:
     while state.phase != "over":
         stack = state.stack  # a step may replace it (the match's end empties it)
         if not stack or not TASKS[stack[-1]["kind"]].waits:
-            if _overflowing(state):
+            overflowing = False
+            for check in overflow_check:  # _overflowing, inlined: this runs at every step
+                if check(state):
+                    overflowing = True
+                    break
+            if overflowing:
                 continue
             if not stack:
                 return None
@@ -120,10 +125,3 @@ def settle(state: State, events: list[Event]) -> list[Action] | None:
         stack.pop()
         q.moot(state, copy_json(t), events)
     return None
-
-
-def _overflowing(state: State) -> bool:
-    for check in overflow_check:  # noqa: SIM110  (no generator: settle's every step runs this)
-        if check(state):
-            return True
-    return False

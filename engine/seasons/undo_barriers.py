@@ -20,18 +20,21 @@ REVEALING_EVENTS = frozenset({"cards_seen", "you_drew", "cards_received", "draft
 
 
 def barrier(before: State, after: State, seat: int, action: Action, events: list[Event], /) -> bool:
-    return (
+    if (
         before.phase != after.phase
         or before.draft_round != after.draft_round
-        or (before.year, before.month, before.round) != (after.year, after.month, after.round)
+        or before.month != after.month
+        or before.year != after.year
+        or before.round != after.round
         or len(before.deck) != len(after.deck)
         or len(before.discard) != len(after.discard)
-        or any(e.get("type") in REVEALING_EVENTS for e in events)
-        or (
-            before.phase not in SECRET_PHASES
-            and any(
-                b is not a and b.hand != a.hand  # a seat apply never read is shared
-                for b, a in zip(before.seats, after.seats, strict=True)
-            )
-        )
-    )
+    ):
+        return True
+    for e in events:  # loops, not generators: this runs after every step
+        if e.get("type") in REVEALING_EVENTS:
+            return True
+    if before.phase not in SECRET_PHASES:
+        for b, a in zip(before.seats, after.seats, strict=True):
+            if b is not a and b.hand != a.hand:  # a seat apply never read is shared
+                return True
+    return False
