@@ -45,7 +45,7 @@ from app.rooms.rematch import Rematches
 from app.rooms.service import RoomService
 from app.settings import Settings
 from app.static_assets import static_assets
-from app.store.db import make_engine, migrate
+from app.store.db import PoolSizes, make_engine, migrate
 from app.store.rematches import RematchStore
 from app.store.room_shards import migrate_room_databases, open_room_databases
 from app.text import MAX_JSON_DEPTH, json_depth
@@ -340,13 +340,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await asyncio.to_thread(
                 migrate_room_databases, settings.room_database_urls, settings.database_schema
             )
-        engine = make_engine(settings.database_url, settings.database_schema)
+        pools = PoolSizes(settings.db_pool_size, settings.db_pool_overflow, settings.move_pool_size)
+        engine = make_engine(settings.database_url, settings.database_schema, pools)
         metrics.watch_store(engine)
         bus = make_bus(settings)
         await bus.start()
         # Rooms in their own databases when COVEN_ROOM_DATABASE_URLS lists some.
         repo = await open_room_databases(
-            engine, settings.room_database_urls, settings.database_schema
+            engine, settings.room_database_urls, settings.database_schema, pools
         )
         app.state.profiles = ProfileService(repo.db, settings)
         service = RoomService(repo, bus, make_clock(settings.clock_file))

@@ -211,6 +211,11 @@ class Settings:
     # circles, results, ...) stays in ``database_url``. Empty: rooms live there too.
     # Order matters: the n-th database's ids are numbered from n x 100,000,000 (append only).
     room_database_urls: tuple[str, ...] = ()
+    # PostgreSQL connections one worker may hold (app/store/db.py ``PoolSizes``): SQLAlchemy's
+    # pool (kept, and opened for a burst then closed) and the move writer's asyncpg pool.
+    db_pool_size: int = 8
+    db_pool_overflow: int = 7
+    move_pool_size: int = 10
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -265,4 +270,7 @@ class Settings:
                 os.environ.get("COVEN_ROOM_DATABASE_URLS"),
                 os.environ.get("COVEN_DATABASE_URL") or DEFAULT_DATABASE_URL,
             ),
+            db_pool_size=_int("COVEN_DB_POOL_SIZE", base.db_pool_size),
+            db_pool_overflow=_int("COVEN_DB_POOL_OVERFLOW", base.db_pool_overflow),
+            move_pool_size=_int("COVEN_MOVE_POOL_SIZE", base.move_pool_size),
         )

@@ -215,6 +215,9 @@ FIGURES = (
     ("pg_backends_cpu_ms_per_move", "pg_backends_cpu_ms_per_move"),
     ("pg_shared_cpu_ms_per_move", "pg_shared_cpu_ms_per_move"),
     ("redis_cpu_ms_per_move", "redis_cpu_ms_per_move"),
+    # Until the server went quiet after the last move (results recordings included).
+    ("cpu_settled_ms_per_move", "server_cpu_settled_ms_per_move"),
+    ("pg_backends_cpu_settled_ms_per_move", "pg_backends_cpu_settled_ms_per_move"),
 )
 RATIOS = (
     ("moves_per_s", "moves_per_s"),
@@ -266,7 +269,7 @@ def cost_against(
 ) -> dict[str, float | None]:
     """``label``'s CPU per move ÷ ``base``'s (paired by round, one side): the worker(s); the
     worker(s) with the server's PostgreSQL backends and Redis."""
-    server, total = [], []
+    server, total, settled = [], [], []
     for mine, theirs in zip(raw[label], raw[base], strict=True):
         a, b = mine.get(side, {}), theirs.get(side, {})
         if not (a.get("checks_ok") and b.get("checks_ok") and b.get("server_cpu_ms_per_move")):
@@ -275,7 +278,14 @@ def cost_against(
         parts = ("server_cpu_ms_per_move", "pg_backends_cpu_ms_per_move", "redis_cpu_ms_per_move")
         if all(a.get(k) is not None and b.get(k) is not None for k in parts):
             total.append(sum(a[k] for k in parts) / sum(b[k] for k in parts))
-    return {"server": median(server), "server_pg_redis": median(total)}
+        key = "server_cpu_settled_ms_per_move"
+        if a.get(key) is not None and b.get(key):
+            settled.append(a[key] / b[key])
+    return {
+        "server": median(server),
+        "server_pg_redis": median(total),
+        "server_settled": median(settled),
+    }
 
 
 def load_average() -> str:
@@ -357,7 +367,9 @@ def main() -> int:
                     f"round {round_} {label}: "
                     + " | ".join(
                         f"{side} {out.get('moves_per_s')} moves/s p99 {out.get('p99_ms')} ms "
-                        f"CPU {out.get('server_cpu_ms_per_move')} ms/move ok={out.get('checks_ok')}"
+                        f"CPU {out.get('server_cpu_ms_per_move')} ms/move "
+                        f"(until quiet {out.get('server_cpu_settled_ms_per_move')}) "
+                        f"ok={out.get('checks_ok')}"
                         for side, out in result.items()
                     )
                 )
@@ -411,12 +423,20 @@ def main() -> int:
                     if m.get("pg_backends_cpu_ms_per_move") is not None
                     else ""
                 )
+                + (
+                    f"; until quiet (recordings included): server "
+                    f"{m['cpu_settled_ms_per_move']} ms, PostgreSQL backends "
+                    f"{m['pg_backends_cpu_settled_ms_per_move']} ms"
+                    if m.get("cpu_settled_ms_per_move") is not None
+                    else ""
+                )
             )
     for label, by_side in costs.items():
         for side, cost in by_side.items():
             print(
                 f"CPU per move, {label} / one worker ({side}): server {cost['server']}x, "
-                f"server + PostgreSQL backends + Redis {cost['server_pg_redis']}x"
+                f"server + PostgreSQL backends + Redis {cost['server_pg_redis']}x, "
+                f"server until quiet {cost['server_settled']}x"
             )
     for w in extras.get("games", []):
         print(

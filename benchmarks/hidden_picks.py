@@ -338,6 +338,10 @@ class Run:
         if profiler is not None:
             profiler.send_signal(signal.SIGINT)
             await asyncio.to_thread(profiler.wait, 30)
+        # What the moves set off but did not wait for (the results recording of the matches
+        # that ended, notices): counted too, until the server goes quiet.
+        cpu_settled = await settle(self.pids, cpu1) if self.pids and cpu1 is not None else None
+        backing_settled = backing_cpu.snapshot(self.pids)
         rss = rss_kib(self.pids) if self.pids else None
         for task in players:
             task.cancel()
@@ -377,6 +381,14 @@ class Run:
             "server_cpu_ms_per_move": r3(server_cpu * 1000 / c.moves_confirmed)
             if server_cpu is not None and c.moves_confirmed
             else None,
+            # The same from the first move until the server went quiet after the last one
+            # (the recordings of the finished matches included).
+            "server_cpu_settled_ms_per_move": r3((cpu_settled - cpu0) * 1000 / c.moves_confirmed)
+            if cpu_settled is not None and cpu0 is not None and c.moves_confirmed
+            else None,
+            "pg_backends_cpu_settled_ms_per_move": backing_cpu.per_move(
+                backing0, backing_settled, c.moves_confirmed
+            ).get("pg_backends_cpu_ms_per_move"),
             "loadgen_cpu_s": r3(time.process_time() - self_cpu0),
             # PostgreSQL's backends serving this server, its shared processes, Redis.
             **backing_cpu.per_move(backing0, backing1, c.moves_confirmed),
@@ -395,6 +407,22 @@ class Run:
 
 
 PROFILE_HZ = 250
+SETTLE_POLL_S = 0.25
+SETTLE_MAX_S = 20.0
+
+
+async def settle(pids: list[int], cpu_end: float) -> float:
+    """The server's CPU seconds once it has gone quiet after the last move: two polls in a
+    row that add at most one clock tick (its idle sweeps add about that), or ``SETTLE_MAX_S``."""
+    last, quiet = cpu_end, 0
+    deadline = time.perf_counter() + SETTLE_MAX_S
+    tick = 1 / os.sysconf("SC_CLK_TCK")
+    while time.perf_counter() < deadline and quiet < 2:
+        await asyncio.sleep(SETTLE_POLL_S)
+        now = cpu_seconds(pids)
+        quiet = quiet + 1 if now - last <= tick * len(pids) + 1e-9 else 0
+        last = now
+    return last
 
 
 def machine_ticks() -> tuple[int, int]:

@@ -31,6 +31,11 @@ MAX_FAILURES = 3
 SWEEP_BATCH = 20
 # How long closing waits for a recording or a sweep in progress.
 CLOSE_SECONDS = 5.0
+# Recordings in flight at once in one worker. Matches that end together (a tournament round,
+# a benchmark's tables) queue here instead of each taking a database connection: a burst
+# of 50 used to grow the pool to its limit, paying a new connection (TLS attempt, startup)
+# for most of them and holding PostgreSQL backends the moves then lacked.
+AT_ONCE = 2
 
 
 class Recorder:
@@ -47,6 +52,7 @@ class Recorder:
         self._pending: dict[int, asyncio.Task[bool]] = {}
         self._failures: dict[int, int] = {}
         self._stopping = asyncio.Event()
+        self._slots = asyncio.Semaphore(AT_ONCE)
 
     async def start(self) -> None:
         self._sweeper = asyncio.create_task(self._sweep(), name="results-sweep")
@@ -84,6 +90,10 @@ class Recorder:
     async def record(self, match_id: int) -> bool:
         """Record one finished match; ``True`` if this call wrote it. Never raises for a bad
         match (logged, counted, retried by a later sweep)."""
+        async with self._slots:
+            return await self._record(match_id)
+
+    async def _record(self, match_id: int) -> bool:
         for attempt in range(2):
             try:
                 stored = await self.ledger.load(match_id)

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from sqlalchemy import URL, Engine, create_engine, event
+from sqlalchemy.exc import DisconnectionError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 from app import wire
@@ -44,7 +46,27 @@ def _tune_sqlite(engine: AsyncEngine | Engine) -> None:
         cursor.close()
 
 
-def make_engine(url: str, schema: str | None = None) -> AsyncEngine:
+@dataclass(frozen=True, slots=True)
+class PoolSizes:
+    """How many PostgreSQL connections one worker may hold (``COVEN_DB_POOL_SIZE``,
+    ``COVEN_DB_POOL_OVERFLOW``, ``COVEN_MOVE_POOL_SIZE``; the README's settings): SQLAlchemy's pool
+    (kept + opened for a burst and closed after) for everything but moves, and asyncpg's pool
+    of the move writer (``app/store/moves.py``). At the defaults a worker holds at most 25, so
+    two workers and a few tools fit in PostgreSQL's default ``max_connections`` of 100; with
+    more workers, put PgBouncer in front (docs/CAPACITY.md)."""
+
+    size: int = 8
+    overflow: int = 7
+    moves: int = 10
+
+
+DEFAULT_POOLS = PoolSizes()
+RECYCLE_SECONDS = 1800
+
+
+def make_engine(
+    url: str, schema: str | None = None, pools: PoolSizes = DEFAULT_POOLS
+) -> AsyncEngine:
     if url.startswith("sqlite"):
         # Sessions and ``engine.begin()`` always end their transaction; the pool's extra
         # rollback on return would be one more hop to the driver thread per query.
@@ -61,17 +83,34 @@ def make_engine(url: str, schema: str | None = None) -> AsyncEngine:
         )
         _tune_sqlite(engine)
         return engine
-    # pool_pre_ping: a pooled connection that PostgreSQL dropped (a restart, a failover, an
-    # idle timeout) is replaced when it is checked out, instead of failing the request.
-    return create_async_engine(
+    # No pool_pre_ping: it costs a BEGIN and a ROLLBACK (two round trips) at every checkout,
+    # about a sixth of a worker's CPU on the move path (benchmarks/README.md). Instead:
+    # - a connection PostgreSQL closed (a restart, a failover, a killed backend, an idle
+    #   timeout) is known closed without a round trip: the loop reads the socket's end while
+    #   the connection sits in the pool, and ``_replace_closed`` swaps it at checkout;
+    # - one that fails at its use (a link cut without a word) fails that request, and
+    #   SQLAlchemy then drops every pooled connection opened before the failure;
+    # - ``pool_recycle`` replaces a connection older than that many seconds at checkout
+    #   (a NAT or a proxy that forgets idle links silently).
+    engine = create_async_engine(
         url,
         connect_args=connect_args(url, schema),
         json_serializer=wire.dumps,
         json_deserializer=wire.loads,
-        pool_pre_ping=True,
-        pool_size=20,
-        max_overflow=20,
+        pool_size=pools.size,
+        max_overflow=pools.overflow,
+        pool_recycle=RECYCLE_SECONDS,
     )
+    event.listen(engine.sync_engine, "checkout", _replace_closed)
+    return engine
+
+
+def _replace_closed(dbapi_connection: Any, _record: Any, _proxy: Any) -> None:
+    """The pool's checkout hook: a connection the server closed is replaced (the pool opens
+    another and tries again) instead of failing the request that would use it."""
+    driver = getattr(dbapi_connection, "driver_connection", None)
+    if driver is not None and driver.is_closed():
+        raise DisconnectionError("the server closed this pooled connection")
 
 
 def make_sync_sqlite_engine(url: URL) -> Engine:

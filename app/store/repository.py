@@ -247,7 +247,9 @@ def _action(row: ActionRow) -> ActionRecord:
 
 
 class Repository:
-    def __init__(self, engine: AsyncEngine, schema: str | None = None) -> None:
+    def __init__(
+        self, engine: AsyncEngine, schema: str | None = None, move_pool_size: int = 10
+    ) -> None:
         self.engine = engine
         # Shared with the stores beside the room layer (profiles, circles, results).
         self.db = Database(engine)
@@ -257,7 +259,7 @@ class Repository:
         self.moves: MoveWriter = (
             SqliteMoves(engine.url)
             if self._write_lock is not None
-            else PostgresMoves(engine.url, schema)
+            else PostgresMoves(engine.url, schema, move_pool_size)
         )
 
     async def close(self) -> None:

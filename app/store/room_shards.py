@@ -34,7 +34,7 @@ from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from app.fairness.seeds import Secret
-from app.store.db import make_engine, migrate
+from app.store.db import DEFAULT_POOLS, PoolSizes, make_engine, migrate
 from app.store.moves import Head, LockedMatch, Move
 from app.store.repository import (
     ActionRecord,
@@ -129,15 +129,18 @@ def migrate_room_databases(urls: Sequence[str], schema: str | None) -> None:
 
 
 async def open_room_databases(
-    default: AsyncEngine, urls: Sequence[str], schema: str | None
+    default: AsyncEngine,
+    urls: Sequence[str],
+    schema: str | None,
+    pools: PoolSizes = DEFAULT_POOLS,
 ) -> Repository:
     """The repository of this deployment: the plain one without room databases, else one
     that sends every room's rows to its own database (each claimed for its position)."""
     if not urls:
-        return Repository(default, schema)
+        return Repository(default, schema, pools.moves)
     if len(urls) > MAX_ROOM_DATABASES:
         raise ValueError(f"at most {MAX_ROOM_DATABASES} room databases (ids are 32-bit)")
-    engines = [make_engine(url, schema) for url in urls]
+    engines = [make_engine(url, schema, pools) for url in urls]
     try:
         for position, engine in enumerate(engines, start=1):
             await claim_id_range(engine, position)
@@ -145,7 +148,12 @@ async def open_room_databases(
         for engine in engines:
             await engine.dispose()
         raise
-    return RoomShards(default, schema, [Repository(engine, schema) for engine in engines])
+    return RoomShards(
+        default,
+        schema,
+        [Repository(engine, schema, pools.moves) for engine in engines],
+        pools.moves,
+    )
 
 
 class ShardMoves:
@@ -168,10 +176,16 @@ class ShardMoves:
 class RoomShards(Repository):
     """``Repository`` over the default database and the room databases (see the module)."""
 
-    def __init__(self, default: AsyncEngine, schema: str | None, rooms: list[Repository]) -> None:
-        super().__init__(default, schema)
+    def __init__(
+        self,
+        default: AsyncEngine,
+        schema: str | None,
+        rooms: list[Repository],
+        move_pool_size: int = 10,
+    ) -> None:
+        super().__init__(default, schema, move_pool_size)
         # The default database's own rooms (made before the room databases were listed).
-        self._legacy = Repository(default, schema)
+        self._legacy = Repository(default, schema, move_pool_size)
         self._rooms = rooms
         # By position: 0 the default database, n the n-th room database.
         self._by_position: list[Repository] = [self._legacy, *rooms]
