@@ -23,6 +23,7 @@ from app.fairness.export import replay_log
 from app.fairness.verify import Unreadable, parse, read, verify
 from app.replay import replay
 from app.settings import Settings
+from engine import registry
 from tests.support.client import Client, open_room
 from tests.support.exports import engine_export
 from tests.support.server import ThreadServer
@@ -67,7 +68,8 @@ async def test_an_export_verifies_and_each_change_fails_where_it_is(
 ) -> None:
     _, document = exported
     assert document["format"] == "coven-match" and document["format_version"] == 1
-    assert document["game"] == GAME and document["rules_version"] == "1"
+    assert document["game"] == GAME
+    assert document["rules_version"] == registry.rules_version(registry.get(GAME))
     assert document["options"]["personalities"] == "choose"
     assert [s["name"] for s in document["seats"]] == ["Agnes", "Brigid"]
     assert document["fairness"]["revealed"]["match_seed"] > 0
@@ -243,7 +245,7 @@ async def test_a_match_played_under_other_rules_says_it_cannot_replay(
     path = sqlite.database_url.split("///", 1)[1]
     with sqlite3.connect(path) as db:
         recorded = db.execute("SELECT rules_version FROM matches").fetchall()
-        assert recorded == [("1",)]
+        assert recorded == [(registry.rules_version(registry.get(GAME)),)]
         db.execute("UPDATE matches SET rules_version = '0'")
     async with httpx.AsyncClient(base_url=sqlite_server.url, timeout=60) as http:
         for what in ("replay", "export"):

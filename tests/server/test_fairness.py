@@ -102,7 +102,7 @@ async def test_the_commitment_comes_first_and_the_seed_follows_from_it(
         log = (await spectator.http.get(f"/api/rooms/{code}/log")).json()
         assert log["replay"]["seed"] == revealed["match_seed"]
         assert log["fairness"]["revealed"] == revealed
-        assert log["replay"]["rules_version"] == "1"
+        assert log["replay"]["rules_version"] == "2"
     finally:
         for client in [*players, spectator]:
             await client.close()
