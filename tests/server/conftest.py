@@ -15,7 +15,7 @@ from app.settings import Settings
 from app.store.db import migrate
 from engine import registry
 from tests.support.guess import GuessGame
-from tests.support.server import ThreadServer
+from tests.support.server import ProcessServer, ThreadServer, two_process_servers
 
 PG_URL = os.environ.get(
     "COVEN_TEST_POSTGRES_URL", "postgresql+asyncpg://postgres@127.0.0.1:5432/test"
@@ -112,3 +112,24 @@ def server(settings: Settings) -> Iterator[ThreadServer]:
 def sqlite_server(sqlite: Settings) -> Iterator[ThreadServer]:
     with ThreadServer(sqlite) as running:
         yield running
+
+
+def worker_env(pg_schema: str, redis_url: str, **extra: str) -> dict[str, str]:
+    """The environment of a ``coven serve`` worker of these tests: PostgreSQL in the test's
+    schema (migrated by ``pg_schema``), the Redis bus, bots that answer at once; ``extra`` adds
+    or overrides."""
+    return {
+        "COVEN_DATABASE_URL": PG_URL,
+        "COVEN_DATABASE_SCHEMA": pg_schema,
+        "COVEN_REDIS_URL": redis_url,
+        "COVEN_BOT_DELAY": "0",
+        "COVEN_MIGRATE_ON_START": "0",
+        **extra,
+    }
+
+
+@pytest.fixture
+def two_workers(pg_schema: str, redis_url: str) -> Iterator[tuple[ProcessServer, ProcessServer]]:
+    """Two ``coven serve`` processes over the same PostgreSQL schema and Redis."""
+    with two_process_servers(worker_env(pg_schema, redis_url)) as workers:
+        yield workers

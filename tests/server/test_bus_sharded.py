@@ -16,15 +16,16 @@ import pytest
 import redis.asyncio as redis
 
 from app.bus.redis import RedisBus
-from tests.server.conftest import PG_URL
+from tests.server.conftest import worker_env
 from tests.server.test_hardening_outage import (
     PrivateRedis,
     private_redis,
     test_redis_stopped_and_restarted_mid_match,
 )
-from tests.support.client import Client, open_room
+from tests.support.client import open_room
 from tests.support.server import ProcessServer, two_process_servers
 from tests.support.table import play_to_end
+from tests.support.workers import split_table
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis]
 
@@ -32,22 +33,13 @@ pytestmark = [pytest.mark.postgres, pytest.mark.redis]
 __all__ = ["private_redis", "test_redis_stopped_and_restarted_mid_match"]
 
 
-def _env(pg_schema: str, redis_url: str) -> dict[str, str]:
-    return {
-        "COVEN_DATABASE_URL": PG_URL,
-        "COVEN_DATABASE_SCHEMA": pg_schema,
-        "COVEN_REDIS_URL": redis_url,
-        "COVEN_REDIS_SHARDED": "1",
-        "COVEN_BOT_DELAY": "0",
-        "COVEN_MIGRATE_ON_START": "0",
-    }
-
-
 @pytest.fixture
 def two_workers(
     pg_schema: str, private_redis: PrivateRedis
 ) -> Iterator[tuple[ProcessServer, ProcessServer]]:
-    with two_process_servers(_env(pg_schema, private_redis.url)) as pair:
+    with two_process_servers(
+        worker_env(pg_schema, private_redis.url, COVEN_REDIS_SHARDED="1")
+    ) as pair:
         yield pair
 
 
@@ -136,12 +128,7 @@ async def test_two_sharded_workers_share_one_table(
 ) -> None:
     a, b = two_workers
     code, seated = await open_room(a.url, "whirling-witchcraft", ["Agnes", "Brigid", "Circe"])
-    players = [
-        Client(a.url, seated[0].token, 0),
-        Client(b.url, seated[1].token, 1),
-        Client(a.url, seated[2].token, 2),
-    ]
-    spectator = Client(b.url)
+    players, spectator = split_table(a, b, seated)
     probe = redis.Redis.from_url(private_redis.url, decode_responses=True)
     listener = probe.pubsub()
     await listener.ssubscribe(f"room:{code}")

@@ -19,7 +19,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.server.conftest import PG_URL
+from tests.server.conftest import PG_URL, worker_env
 from tests.support.client import Client, open_room
 from tests.support.server import ProcessServer, ThreadServer, free_port, two_process_servers
 from tests.support.table import play_to_end
@@ -87,14 +87,7 @@ def private_redis(tmp_path: Path) -> Iterator[PrivateRedis]:
 def two_workers(
     pg_schema: str, private_redis: PrivateRedis
 ) -> Iterator[tuple[ProcessServer, ProcessServer]]:
-    env = {
-        "COVEN_DATABASE_URL": PG_URL,
-        "COVEN_DATABASE_SCHEMA": pg_schema,
-        "COVEN_REDIS_URL": private_redis.url,
-        "COVEN_BOT_DELAY": "0",
-        "COVEN_MIGRATE_ON_START": "0",
-    }
-    with two_process_servers(env) as pair:
+    with two_process_servers(worker_env(pg_schema, private_redis.url)) as pair:
         yield pair
 
 
@@ -159,14 +152,7 @@ async def test_a_worker_starts_without_redis_and_catches_up_when_it_comes(
     pg_schema: str, tmp_path: Path
 ) -> None:
     redis_server = PrivateRedis(tmp_path)  # its port, not started yet
-    env = {
-        "COVEN_DATABASE_URL": PG_URL,
-        "COVEN_DATABASE_SCHEMA": pg_schema,
-        "COVEN_REDIS_URL": redis_server.url,
-        "COVEN_BOT_DELAY": "0",
-        "COVEN_MIGRATE_ON_START": "0",
-    }
-    worker = ProcessServer(env).start()
+    worker = ProcessServer(worker_env(pg_schema, redis_server.url)).start()
     try:
         code, (a, b) = await open_room(worker.url, "test-guess", ["A", "B"])
         for client in (a, b):

@@ -18,7 +18,7 @@ import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
 from app.settings import Settings
-from tests.server.conftest import PG_URL, sqlite_settings
+from tests.server.conftest import sqlite_settings, worker_env
 from tests.server.coven_serve import CovenServe, finished_log, start_bot_match
 from tests.support.client import Client
 from tests.support.server import ROOT, ThreadServer, both_running
@@ -46,18 +46,15 @@ def scrape(url: str, token: str | None = TOKEN) -> httpx.Response:
 
 
 def _env(pg_schema: str, redis_url: str, **extra: str) -> dict[str, str]:
-    return {
-        "COVEN_DATABASE_URL": PG_URL,
-        "COVEN_DATABASE_SCHEMA": pg_schema,
-        "COVEN_REDIS_URL": redis_url,
-        "COVEN_MIGRATE_ON_START": "0",
-        "COVEN_BOT_DELAY": "0",
-        "COVEN_BOT_PACE": "0",
-        "COVEN_BOT_PROCESSES": "1",
-        "COVEN_METRICS": "1",
-        "COVEN_METRICS_TOKEN": TOKEN,
+    return worker_env(
+        pg_schema,
+        redis_url,
+        COVEN_BOT_PACE="0",
+        COVEN_BOT_PROCESSES="1",
+        COVEN_METRICS="1",
+        COVEN_METRICS_TOKEN=TOKEN,
         **extra,
-    }
+    )
 
 
 @pytest.fixture

@@ -35,7 +35,7 @@ import websockets
 from websockets.asyncio.client import ClientConnection
 from websockets.typing import Subprotocol
 
-from tests.server.conftest import PG_URL
+from tests.server.conftest import PG_URL, worker_env
 from tests.support.client import open_room
 from tests.support.server import ProcessServer, two_process_servers
 
@@ -231,14 +231,9 @@ class Player:
 
 @pytest.fixture
 def workers(pg_schema: str, redis_url: str) -> Iterator[tuple[ProcessServer, ProcessServer]]:
-    env = {
-        "COVEN_DATABASE_URL": PG_URL,
-        "COVEN_DATABASE_SCHEMA": pg_schema,
-        "COVEN_REDIS_URL": redis_url,
-        "COVEN_BOT_DELAY": "0.05",
-        "COVEN_MIGRATE_ON_START": "0",
-        "COVEN_DRAIN_SECONDS": str(DRAIN_SECONDS),
-    }
+    env = worker_env(
+        pg_schema, redis_url, COVEN_BOT_DELAY="0.05", COVEN_DRAIN_SECONDS=str(DRAIN_SECONDS)
+    )
     with two_process_servers(env) as pair:
         yield pair
 

@@ -9,7 +9,6 @@ import base64
 import contextlib
 import json
 import random
-from collections.abc import Iterator
 from typing import Any
 
 import asyncpg  # type: ignore[import-untyped]
@@ -18,25 +17,12 @@ from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
 from tests.server.conftest import PG_URL
-from tests.server.test_workers import listen
-from tests.support.client import Client, open_room
-from tests.support.server import ProcessServer, two_process_servers
+from tests.support.client import open_room
+from tests.support.server import ProcessServer
 from tests.support.table import play_to_end
+from tests.support.workers import listen, split_table
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis]
-
-
-@pytest.fixture
-def two_workers(pg_schema: str, redis_url: str) -> Iterator[tuple[ProcessServer, ProcessServer]]:
-    env = {
-        "COVEN_DATABASE_URL": PG_URL,
-        "COVEN_DATABASE_SCHEMA": pg_schema,
-        "COVEN_REDIS_URL": redis_url,
-        "COVEN_BOT_DELAY": "0",
-        "COVEN_MIGRATE_ON_START": "0",
-    }
-    with two_process_servers(env) as workers:
-        yield workers
 
 
 async def stored_key(schema: str) -> bytes:
@@ -63,12 +49,7 @@ async def test_moves_cross_the_bus_sealed_and_replay_on_the_other_worker(
     a, b = two_workers
     code, seated = await open_room(a.url, "test-guess", ["Agnes", "Brigid", "Circe"])
     # Seats 0 and 2 play through A, seat 1 through B; the spectator watches on B.
-    players = [
-        Client(a.url, seated[0].token, 0),
-        Client(b.url, seated[1].token, 1),
-        Client(a.url, seated[2].token, 2),
-    ]
-    spectator = Client(b.url)
+    players, spectator = split_table(a, b, seated)
     bus: list[dict[str, Any]] = []
     subscribed = asyncio.Event()
     listener = asyncio.create_task(listen(redis_url, f"room:{code}", bus, subscribed))

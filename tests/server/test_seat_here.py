@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import uuid
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from typing import Any
 
 import httpx
@@ -21,10 +21,9 @@ import pytest
 
 from app.settings import Settings
 from app.store.db import make_engine
-from tests.server.conftest import PG_URL
 from tests.server.test_profiles import browser, code_of, join, new_room, rows
 from tests.support.client import Client
-from tests.support.server import ProcessServer, ThreadServer, two_process_servers
+from tests.support.server import ProcessServer, ThreadServer
 
 EVIL = "https://evil.example"
 
@@ -217,19 +216,6 @@ async def test_a_deleted_profile_is_a_former_player_in_a_live_room(server: Threa
 
 
 # -- two workers -------------------------------------------------------------------------------
-
-
-@pytest.fixture
-def two_workers(pg_schema: str, redis_url: str) -> Iterator[tuple[ProcessServer, ProcessServer]]:
-    env = {
-        "COVEN_DATABASE_URL": PG_URL,
-        "COVEN_DATABASE_SCHEMA": pg_schema,
-        "COVEN_REDIS_URL": redis_url,
-        "COVEN_BOT_DELAY": "0",
-        "COVEN_MIGRATE_ON_START": "0",
-    }
-    with two_process_servers(env) as workers:
-        yield workers
 
 
 @pytest.mark.postgres

@@ -17,7 +17,7 @@ from app import limits
 from app.api.deps import Limits
 from app.errors import CovenError
 from app.settings import Settings
-from tests.server.conftest import PG_URL
+from tests.server.conftest import worker_env
 from tests.server.test_hardening_outage import PrivateRedis
 from tests.support.server import ProcessServer, free_port, two_process_servers
 
@@ -27,15 +27,10 @@ FLOOD = {"game": "test-guess", "name": "Flood", "visibility": "private"}
 
 @contextlib.contextmanager
 def _workers(pg_schema: str, redis_url: str) -> Iterator[tuple[ProcessServer, ProcessServer]]:
-    env = {
-        "COVEN_DATABASE_URL": PG_URL,
-        "COVEN_DATABASE_SCHEMA": pg_schema,
-        "COVEN_REDIS_URL": redis_url,
-        "COVEN_MIGRATE_ON_START": "0",
-        # A burst of 6, then 1 a minute: no room comes back while the test runs.
-        "COVEN_ROOMS_BURST": str(BURST),
-        "COVEN_ROOMS_PER_MINUTE": "1",
-    }
+    # A burst of 6, then 1 a minute: no room comes back while the test runs.
+    env = worker_env(
+        pg_schema, redis_url, COVEN_ROOMS_BURST=str(BURST), COVEN_ROOMS_PER_MINUTE="1"
+    )
     with two_process_servers(env) as workers:
         yield workers
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import random
 from collections import Counter
 from collections.abc import Iterator
@@ -13,32 +12,13 @@ from typing import Any
 import pytest
 import redis.asyncio as redis
 
-from tests.server.conftest import PG_URL
+from tests.server.conftest import worker_env
 from tests.support.client import Client, open_room
 from tests.support.server import ProcessServer, two_process_servers
 from tests.support.table import play_to_end
+from tests.support.workers import listen, split_table
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis]
-
-
-def _workers(env: dict[str, str]) -> Iterator[tuple[ProcessServer, ProcessServer]]:
-    with two_process_servers(env) as workers:
-        yield workers
-
-
-def _env(pg_schema: str, redis_url: str) -> dict[str, str]:
-    return {
-        "COVEN_DATABASE_URL": PG_URL,
-        "COVEN_DATABASE_SCHEMA": pg_schema,
-        "COVEN_REDIS_URL": redis_url,
-        "COVEN_BOT_DELAY": "0",
-        "COVEN_MIGRATE_ON_START": "0",
-    }
-
-
-@pytest.fixture
-def two_workers(pg_schema: str, redis_url: str) -> Iterator[tuple[ProcessServer, ProcessServer]]:
-    yield from _workers(_env(pg_schema, redis_url))
 
 
 @pytest.fixture
@@ -46,27 +26,8 @@ def unlimited_workers(
     pg_schema: str, redis_url: str
 ) -> Iterator[tuple[ProcessServer, ProcessServer]]:
     """Two workers without the per-seat refusal limit (a flat-out test's races are many)."""
-    yield from _workers({**_env(pg_schema, redis_url), "COVEN_REFUSED_BURST": "0"})
-
-
-async def listen(
-    url: str, channel: str, into: list[dict[str, Any]], subscribed: asyncio.Event
-) -> None:
-    client = redis.Redis.from_url(url, decode_responses=True)
-    pubsub = client.pubsub()
-    await pubsub.subscribe(channel)
-    try:
-        while True:
-            message = await pubsub.get_message(timeout=1.0)
-            if message is None:
-                continue
-            if message["type"] == "subscribe":
-                subscribed.set()  # Redis confirmed: nothing published from now on is missed
-            elif message["type"] == "message":
-                into.append(json.loads(message["data"]))
-    finally:
-        await pubsub.aclose()  # type: ignore[no-untyped-call]
-        await client.aclose()
+    with two_process_servers(worker_env(pg_schema, redis_url, COVEN_REFUSED_BURST="0")) as pair:
+        yield pair
 
 
 @pytest.mark.parametrize("game", ["whirling-witchcraft", "test-guess"])
@@ -76,12 +37,7 @@ async def test_two_workers_share_one_table(
     a, b = two_workers
     code, seated = await open_room(a.url, game, ["Agnes", "Brigid", "Circe"])
     # Seats 0 and 2 play through A, seat 1 through B; the spectator watches on B.
-    players = [
-        Client(a.url, seated[0].token, 0),
-        Client(b.url, seated[1].token, 1),
-        Client(a.url, seated[2].token, 2),
-    ]
-    spectator = Client(b.url)
+    players, spectator = split_table(a, b, seated)
     bus: list[dict[str, Any]] = []
     subscribed = asyncio.Event()
     listener = asyncio.create_task(listen(redis_url, f"room:{code}", bus, subscribed))
