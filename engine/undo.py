@@ -107,13 +107,16 @@ def track(game: Undoable, before: Any, seat: int, action: Action, step: Step) ->
 def _is_barrier(
     game: Undoable, before: Any, after: Any, seat: int, action: Action, events: list[Event]
 ) -> bool:
-    return (
-        game.finished(after)
-        or after.rng != before.rng
-        or any(TO in e and set(e[TO]) - {seat} for e in events)
-        or bool(game.to_move(after) - game.to_move(before))
-        or game.barrier(before, after, seat, action, events)
-    )
+    if game.finished(after) or after.rng != before.rng:
+        return True
+    for e in events:  # loops, not generators: this runs after every step of every game
+        if TO in e:
+            for to in e[TO]:
+                if to != seat:  # a private event to another seat
+                    return True
+    if not game.to_move(after) <= game.to_move(before):  # a seat owes a new decision
+        return True
+    return game.barrier(before, after, seat, action, events)
 
 
 def allowed(game: Undoable, state: Any, seat: int) -> bool:

@@ -35,7 +35,7 @@ def current_face(state: State, seat: int) -> object:
 
 
 def bonus_options(state: State, seat: int) -> list[Action]:
-    player = state.seats[seat]
+    player = state.seats_to_read()[seat]  # read only (start_turn asks it during apply)
     turn = state.turn
     if turn is None or player.bonus_used >= readings.BONUS_MAX_USES:
         return []

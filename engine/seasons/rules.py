@@ -249,7 +249,7 @@ def face_of(state: State, seat: int) -> Face:
 def _die_step_options(state: State, seat: int) -> list[Action]:
     out: list[Action] = [{"type": "resolve_die"}]
     out += bonus.bonus_options(state, seat)
-    for entry in state.seats[seat].in_play:
+    for entry in state.seats_to_read()[seat].in_play:  # read only (start_turn asks in apply)
         if effect_of(entry.card).when == "die":
             out += activation_options(state, seat, entry)
     return out
@@ -339,7 +339,7 @@ class EndOfRound(AutoStep):
 
     def run(self, state: State, t: Task, events: list[Event]) -> None:
         seat = t["seat"]
-        ids = [e.id for e in state.seats[seat].in_play if _has_end_of_round(e.card)]
+        ids = [e.id for e in state.seats_to_read()[seat].in_play if _has_end_of_round(e.card)]
         _end_of_round_next(state, seat, ids, events)
 
 

@@ -88,6 +88,9 @@ def summon_terms(state: State, seat: int) -> tuple[int, list[int], int]:
     return owed, amulet_pool(player), reductions
 
 
+_seat = list.__getitem__
+"""A seat as the state holds it now, read without ``SeatsInWork``'s copy (to read only)."""
+
 _PRINTED: dict[tuple[int, int, int], Cost] = {}
 
 
@@ -201,13 +204,18 @@ def summon(state: State, seat: int, action: Action, events: list[Event]) -> None
             "id": state.next_id,
         }
     )
-    # Triggers look at the cards in play before this one enters [SOURCE: BGA].
+    # Triggers look at the cards in play before this one enters [SOURCE: BGA]. Only the cards
+    # with the hook (the others' does nothing); an opponent's seat is read without a copy
+    # (``_seat``): a hook that changes it reads it through ``state.seats`` itself.
+    hooked = cards_with("on_own_summon")
     for entry in list(player.in_play):
-        if player.entry(entry.id) is not None:
+        if entry.card in hooked and player.entry(entry.id) is not None:
             effect_of(entry.card).on_own_summon(state, seat, entry, card, events)
+    hooked = cards_with("on_opponent_summon")
     for other in opponents(state, seat):
-        for entry in list(state.seats[other].in_play):
-            effect_of(entry.card).on_opponent_summon(state, other, entry, seat, card, events)
+        for entry in list(_seat(state.seats, other).in_play):
+            if entry.card in hooked:
+                effect_of(entry.card).on_opponent_summon(state, other, entry, seat, card, events)
     entry = new_entry(state, card)
     player.in_play.append(entry)
     effect_of(card).on_entry(state, seat, entry, Entry(False, tuple(paid), extra), events)
@@ -245,7 +253,9 @@ def activate(state: State, seat: int, action: Action, events: list[Event]) -> No
     events.append(
         {"type": "card_activated", "seat": seat, "id": entry.id, "card": entry.card, **choice}
     )
+    hooked = cards_with("on_opponent_activation")  # as in ``summon``
     for other in opponents(state, seat):
-        for e in list(state.seats[other].in_play):
-            effect_of(e.card).on_opponent_activation(state, other, e, seat, events)
+        for e in list(_seat(state.seats, other).in_play):
+            if e.card in hooked:
+                effect_of(e.card).on_opponent_activation(state, other, e, seat, events)
     effect_of(entry.card).activate(state, seat, entry, choice, events)

@@ -117,6 +117,11 @@ def spend(player: Player, from_reserve: list[int], from_amulet: list[int]) -> No
 
 def splits(need: list[int], reserve: list[int], pool: list[int]) -> list[list[int]]:
     """Every way to take ``need`` from reserve + amulets: the amulet part of each way."""
+    if not any(pool):  # the usual case: no amulet tokens, one way or none
+        n, r = need, reserve
+        if 0 <= n[0] <= r[0] and 0 <= n[1] <= r[1] and 0 <= n[2] <= r[2] and 0 <= n[3] <= r[3]:
+            return [[0, 0, 0, 0]]
+        return []
     ways: list[list[int]] = [[]]
     for k in range(4):
         low = max(0, need[k] - reserve[k])

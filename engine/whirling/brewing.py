@@ -14,7 +14,7 @@ integers; empty sources are left out. The inputs are always filled completely [R
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from itertools import product
 from typing import Any
 
@@ -45,53 +45,6 @@ def parse_cubes(raw: Any, what: str) -> list[int]:
     return vec
 
 
-def _splits(need: int, workbench: int, outputs: int, supply: bool) -> list[tuple[int, int, int]]:
-    """Every way to take ``need`` cubes of one type: (from workbench, from outputs, from supply)."""
-    ways = []
-    for from_outputs in range(min(need, outputs) + 1):
-        rest = need - from_outputs
-        if supply:
-            for from_supply in range(rest + 1):
-                if rest - from_supply <= workbench:
-                    ways.append((rest - from_supply, from_outputs, from_supply))
-        elif rest <= workbench:
-            ways.append((rest, from_outputs, 0))
-    return ways
-
-
-def _takes(need: Cubes, prod: Production) -> Iterator[dict[str, dict[str, int]]]:
-    per_type: list[list[tuple[str, int, int, int]]] = []
-    workbench, outputs, books = prod.workbench, prod.outputs, prod.books
-    from_workbench_only = True
-    for kind in range(5):
-        n = need[kind]
-        if n:
-            name = INGREDIENTS[kind]
-            if not outputs[kind] and kind not in books:  # one way: all from the workbench
-                if n > workbench[kind]:
-                    return
-                per_type.append([(name, n, 0, 0)])
-                continue
-            splits = _splits(n, workbench[kind], outputs[kind], kind in books)
-            if not splits:
-                return
-            from_workbench_only = False
-            per_type.append([(name, *s) for s in splits])
-    if from_workbench_only:  # the usual case, early in the phase: one take
-        yield {"workbench": {name: n for ((name, n, _, _),) in per_type}} if per_type else {}
-        return
-    for combo in product(*per_type):
-        take: dict[str, dict[str, int]] = {}  # sources in the order they first appear
-        for name, from_wb, from_out, from_supply in combo:
-            if from_wb:
-                take.setdefault("workbench", {})[name] = from_wb
-            if from_out:
-                take.setdefault("outputs", {})[name] = from_out
-            if from_supply:
-                take.setdefault("supply", {})[name] = from_supply
-        yield take
-
-
 _Part = tuple[tuple[int, int, str], ...]
 _Shape = tuple[tuple[Cubes, ...], tuple[dict[str, int], ...], tuple[_Part, ...]]
 _SHAPES: dict[int, tuple[Face, _Shape]] = {}
@@ -115,13 +68,13 @@ def _shape(face: Face) -> _Shape:
 def uses(recipe_id: str, face: Face, prod: Production) -> list[dict[str, Any]]:
     """Every distinct way to use this recipe now (empty when it cannot be afforded). The
     ``make`` objects are shared between calls: never change an action."""
-    needs, makes, parts = _shape(face)
+    _, makes, parts = _shape(face)
     actions: list[dict[str, Any]] = []
     workbench, outputs, books = prod.workbench, prod.outputs, prod.books
     # the usual case, early in the phase: no output slot holds a cube and no Book names a type,
     # so every input comes from the workbench: one take per input total, or none
     only_workbench = not books and not any(outputs)
-    for need, part in zip(needs, parts, strict=True):
+    for part in parts:
         if only_workbench:
             for k, n, _ in part:
                 if n > workbench[k]:
@@ -133,9 +86,52 @@ def uses(recipe_id: str, face: Face, prod: Production) -> list[dict[str, Any]]:
                         {"type": "brew", "recipe": recipe_id, "take": take, "make": make}
                     )
             continue
-        for take in _takes(need, prod):
-            for make in makes:
-                actions.append({"type": "brew", "recipe": recipe_id, "take": take, "make": make})
+        # every way to fill each type (from workbench, outputs, supply), then
+        # every combination of those ways
+        per_type: list[list[tuple[str, int, int, int]]] = []
+        one_way = True  # every type needed comes from the workbench alone
+        for k, n, name in part:
+            on_slots = outputs[k]
+            if not on_slots and k not in books:
+                if n > workbench[k]:
+                    break
+                per_type.append([(name, n, 0, 0)])
+                continue
+            on_bench, supply = workbench[k], k in books
+            ways = []
+            for from_outputs in range(min(n, on_slots) + 1):
+                rest = n - from_outputs
+                if supply:
+                    for from_supply in range(rest + 1):
+                        if rest - from_supply <= on_bench:
+                            ways.append((name, rest - from_supply, from_outputs, from_supply))
+                elif rest <= on_bench:
+                    ways.append((name, rest, from_outputs, 0))
+            if not ways:
+                break
+            one_way = False
+            per_type.append(ways)
+        else:
+            if one_way:
+                take = {"workbench": {name: n for ((name, n, _, _),) in per_type}} if part else {}
+                for make in makes:
+                    actions.append(
+                        {"type": "brew", "recipe": recipe_id, "take": take, "make": make}
+                    )
+                continue
+            for combo in product(*per_type):
+                take = {}  # sources in the order they first appear
+                for name, from_wb, from_out, from_supply in combo:
+                    if from_wb:
+                        take.setdefault("workbench", {})[name] = from_wb
+                    if from_out:
+                        take.setdefault("outputs", {})[name] = from_out
+                    if from_supply:
+                        take.setdefault("supply", {})[name] = from_supply
+                for make in makes:
+                    actions.append(
+                        {"type": "brew", "recipe": recipe_id, "take": take, "make": make}
+                    )
     return actions
 
 

@@ -222,6 +222,11 @@ def decision_order(state: State) -> list[int]:
 
 
 def to_move(state: State) -> frozenset[int]:
+    known = state.memo  # memo.to_move's usual case, inlined (asked several times a step)
+    if known is not None:
+        found: frozenset[int] | None = known.get(memo.TO_MOVE)
+        if found is not None:
+            return found
     return memo.to_move(state, _to_move)
 
 
