@@ -47,7 +47,11 @@ from app.settings import Settings
 from app.static_assets import static_assets
 from app.store.db import PoolSizes, make_engine, migrate
 from app.store.rematches import RematchStore
-from app.store.room_shards import migrate_room_databases, open_room_databases
+from app.store.room_shards import (
+    migrate_room_databases,
+    open_room_databases,
+    room_databases,
+)
 from app.text import MAX_JSON_DEPTH, json_depth
 
 log = logging.getLogger(__name__)
@@ -358,6 +362,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             repo.db,
             public_profiles=settings.public_profiles,
             sweep_seconds=settings.results_sweep_seconds,
+            rooms=room_databases(repo),
         )
         service.notices.on_move.append(results.recorder.after_move)
         notify = app.state.notify = Notify(repo.db, bus, settings, service)

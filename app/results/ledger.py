@@ -15,6 +15,14 @@ for the claim's lock, then reads the row as the claim left it; on SQLite the cla
 came before this one's), or the claim waits for this commit and then finds the match's rows
 to give her. A claim can never fall between the read of the seats and the write of the rows.
 
+With room databases (``app/store/room_shards.py``) the match and its seats are in the room's
+database and history in the default one: the recording transaction there runs inside a
+transaction on the room's database that holds the seats ``FOR SHARE`` until history has
+committed, and marks the match ``recorded`` after it (a crash between the two leaves the mark
+unset: the sweep finds the match, its result row is there already, and it only marks it). A
+claim of those seats locks them the same way around its own write of history, so the two
+still never miss each other.
+
 Totals and ratings rows are created if missing, then read ``FOR UPDATE`` in profile order
 (PostgreSQL; SQLite has one writer at a time), so two matches of the same players never both
 read the old values, and never deadlock.
@@ -22,7 +30,9 @@ read the old values, and never deadlock.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import heapq
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -44,6 +54,7 @@ from app.store.models import (
     RatingRow,
     SeatRow,
 )
+from app.store.room_shards import RoomDatabases
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,10 +71,12 @@ class StoredMatch:
 
 
 class Ledger:
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Database, rooms: RoomDatabases | None = None) -> None:
         self.db = db
         self.dialect = db.dialect
         self.readers = db.readers
+        # Where matches and seats are: ``db`` itself unless room databases are listed.
+        self.rooms = rooms if rooms is not None and rooms.sharded else None
 
     def _write(self) -> contextlib.AbstractAsyncContextManager[AsyncSession]:
         return self.db.write()
@@ -72,8 +85,25 @@ class Ledger:
         """Finished matches not recorded yet (a worker died before recording, or the match
         ended before history existed), in the order they finished (ratings move in that
         order); ``skip``: matches this worker gave up on."""
+        if self.rooms is not None:
+            return await self._unrecorded_everywhere(self.rooms, limit, skip)
         async with self.readers() as session:
             return list((await session.execute(self.unrecorded_query(limit, skip))).scalars())
+
+    @classmethod
+    async def _unrecorded_everywhere(
+        cls, rooms: RoomDatabases, limit: int, skip: list[int] | None
+    ) -> list[int]:
+        """Each database's first ``limit``, merged in the order they finished."""
+        query = cls.unrecorded_query(limit, skip).add_columns(ActionRow.created_at)
+
+        async def of(db: Database) -> list[tuple[float, int]]:
+            async with db.readers() as session:
+                return [(at, match_id) for match_id, at in await session.execute(query)]
+
+        found = await asyncio.gather(*(of(db) for db in rooms.all))
+        merged = heapq.merge(*found)
+        return [match_id for _, (_, match_id) in zip(range(limit), merged, strict=False)]
 
     @staticmethod
     def unrecorded_query(limit: int, skip: list[int] | None) -> Select[int]:
@@ -100,7 +130,8 @@ class Ledger:
 
     async def load(self, match_id: int) -> StoredMatch | None:
         """The finished match ``match_id`` as recording needs it; ``None`` if it is not over."""
-        async with self.readers() as session:
+        readers = self.readers if self.rooms is None else self.rooms.of(match_id).readers
+        async with readers() as session:
             match = (
                 await session.execute(
                     select(
@@ -134,6 +165,8 @@ class Ledger:
         """Record ``outcome`` with who holds its seats now, add to its players' totals and move
         the ratings it moves; the match as written, or ``None`` when it was recorded already
         (by another worker, or an earlier pass)."""
+        if self.rooms is not None:
+            return await self._write_beside(outcome, self.rooms.of(outcome.match_id))
         async with self._write() as session:
             created = await session.execute(
                 insert_ignoring(self.dialect, MatchResultRow)
@@ -157,47 +190,80 @@ class Ledger:
                 )
                 return None
             finished = seated(outcome, await self._holders(session, outcome.room_id))
-            places = rated_places(finished.seats)
             await session.execute(
                 update(MatchRow).where(MatchRow.id == finished.match_id).values(recorded=True)
             )
-            if places is not None:
-                await session.execute(
-                    update(MatchResultRow)
-                    .where(MatchResultRow.match_id == finished.match_id)
-                    .values(rated=True)
-                )
-            await session.execute(
-                insert(MatchPlayerRow),
-                [
-                    {
-                        "match_id": finished.match_id,
-                        "seat": s.seat,
-                        "profile_id": s.profile_id,
-                        "name": s.name,
-                        "bot_level": s.bot_level,
-                        "former": s.former,
-                        "place": s.place,
-                        "score": s.score,
-                        "stats": s.stats,
-                        "game_id": finished.game_id,
-                        "finished_at": finished.finished_at,
-                    }
-                    for s in finished.seats
-                ],
-            )
-            await totals.add(
-                session,
-                self.dialect,
-                [
-                    totals.PlayedSeat(s.profile_id, finished.game_id, s.place, s.stats)
-                    for s in finished.seats
-                    if s.profile_id is not None
-                ],
-            )
-            if places is not None:
-                await self._move_ratings(session, finished.game_id, places)
+            await self._history(session, finished)
         return finished
+
+    async def _write_beside(self, outcome: MatchOutcome, rooms: Database) -> FinishedMatch | None:
+        """``write`` for a match in a room database: history in the default database, inside
+        the room's transaction that holds its seats (see the module's docstring)."""
+        async with rooms.write() as room_session:
+            holders = await self._holders(room_session, outcome.room_id)
+            async with self._write() as session:
+                created = await session.execute(
+                    insert_ignoring(self.dialect, MatchResultRow)
+                    .values(
+                        match_id=outcome.match_id,
+                        room_id=outcome.room_id,
+                        game_id=outcome.game_id,
+                        players=len(outcome.seats),
+                        finished_at=outcome.finished_at,
+                        rated=False,
+                    )
+                    .returning(MatchResultRow.match_id)
+                )
+                finished = None
+                if created.first() is not None:
+                    finished = seated(outcome, holders)
+                    await self._history(session, finished)
+            await room_session.execute(
+                update(MatchRow)
+                .where(MatchRow.id == outcome.match_id, MatchRow.recorded.is_(False))
+                .values(recorded=True)
+            )
+        return finished
+
+    async def _history(self, session: AsyncSession, finished: FinishedMatch) -> None:
+        """The match's rows, its players' totals and ratings (its result row is written)."""
+        places = rated_places(finished.seats)
+        if places is not None:
+            await session.execute(
+                update(MatchResultRow)
+                .where(MatchResultRow.match_id == finished.match_id)
+                .values(rated=True)
+            )
+        await session.execute(
+            insert(MatchPlayerRow),
+            [
+                {
+                    "match_id": finished.match_id,
+                    "seat": s.seat,
+                    "profile_id": s.profile_id,
+                    "name": s.name,
+                    "bot_level": s.bot_level,
+                    "former": s.former,
+                    "place": s.place,
+                    "score": s.score,
+                    "stats": s.stats,
+                    "game_id": finished.game_id,
+                    "finished_at": finished.finished_at,
+                }
+                for s in finished.seats
+            ],
+        )
+        await totals.add(
+            session,
+            self.dialect,
+            [
+                totals.PlayedSeat(s.profile_id, finished.game_id, s.place, s.stats)
+                for s in finished.seats
+                if s.profile_id is not None
+            ],
+        )
+        if places is not None:
+            await self._move_ratings(session, finished.game_id, places)
 
     async def _holders(self, session: AsyncSession, room_id: int) -> list[SeatHolder]:
         """Who holds the room's seats, read in the recording transaction with the seats locked

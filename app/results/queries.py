@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from sqlalchemy import case, func, select, tuple_
+from sqlalchemy import Select, case, func, select, tuple_
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.results.finish import statistic_names
@@ -37,6 +37,7 @@ from app.store.models import (
     RatingRow,
     RoomRow,
 )
+from app.store.room_shards import RoomDatabases, position_of_id
 from engine.protocol import Game
 
 PAGE = 20
@@ -47,10 +48,17 @@ MP = MatchPlayerRow
 
 
 class Queries:
-    def __init__(self, db: Database, games: Callable[[], Sequence[Game]]) -> None:
+    def __init__(
+        self,
+        db: Database,
+        games: Callable[[], Sequence[Game]],
+        rooms: RoomDatabases | None = None,
+    ) -> None:
         # Reads run without a transaction: no BEGIN/ROLLBACK round trips around them.
         self.readers = db.readers
         self.games = games
+        # Where rooms are when room databases are listed (history stays in ``db``).
+        self.rooms = rooms if rooms is not None and rooms.sharded else None
 
     def session(self) -> AsyncSession:
         """One connection for several reads (a page asks for four)."""
@@ -156,48 +164,95 @@ class Queries:
         """Every seat of these matches, as ``viewer`` may see them."""
         if not match_ids:
             return {}
+        if self.rooms is not None:
+            return await self._matches_beside(session, self.rooms, match_ids, viewer)
         rows = (
             await session.execute(
-                select(
-                    MP.match_id,
-                    MP.seat,
-                    MP.name,
-                    MP.place,
-                    MP.score,
-                    MP.bot_level,
-                    MP.former,
-                    MP.profile_id,
-                    MP.stats,
-                    MatchResultRow.game_id,
-                    MatchResultRow.finished_at,
-                    MatchResultRow.rated,
-                    RoomRow.code,
-                    RoomRow.visibility,
-                    ProfileRow.public_id,
-                    ProfileRow.listed,
-                )
-                .join(MatchResultRow, MatchResultRow.match_id == MP.match_id)
+                self._seats_query(match_ids)
+                .add_columns(RoomRow.code, RoomRow.visibility)
                 .join(RoomRow, RoomRow.id == MatchResultRow.room_id)
-                .outerjoin(ProfileRow, ProfileRow.id == MP.profile_id)
-                .where(MP.match_id.in_(match_ids))
-                .order_by(MP.match_id, MP.seat)
             )
         ).all()
         by_match: dict[int, list[Any]] = {}
         for row in rows:
             by_match.setdefault(row.match_id, []).append(row)
-        return {match_id: _match_line(seats, viewer) for match_id, seats in by_match.items()}
+        return {
+            match_id: _match_line(seats, viewer, seats[0].code, seats[0].visibility)
+            for match_id, seats in by_match.items()
+        }
+
+    @staticmethod
+    def _seats_query(match_ids: list[int]) -> Select[Any]:
+        return (
+            select(
+                MP.match_id,
+                MP.seat,
+                MP.name,
+                MP.place,
+                MP.score,
+                MP.bot_level,
+                MP.former,
+                MP.profile_id,
+                MP.stats,
+                MatchResultRow.room_id,
+                MatchResultRow.game_id,
+                MatchResultRow.finished_at,
+                MatchResultRow.rated,
+                ProfileRow.public_id,
+                ProfileRow.listed,
+            )
+            .join(MatchResultRow, MatchResultRow.match_id == MP.match_id)
+            .outerjoin(ProfileRow, ProfileRow.id == MP.profile_id)
+            .where(MP.match_id.in_(match_ids))
+            .order_by(MP.match_id, MP.seat)
+        )
+
+    async def _matches_beside(
+        self, session: AsyncSession, rooms: RoomDatabases, match_ids: list[int], viewer: Viewer
+    ) -> dict[int, MatchLine]:
+        """``_matches`` when rooms are in room databases: the seats from history, each room's
+        code and visibility from its own database (one read per database that holds some)."""
+        rows = (await session.execute(self._seats_query(match_ids))).all()
+        by_match: dict[int, list[Any]] = {}
+        for row in rows:
+            by_match.setdefault(row.match_id, []).append(row)
+        wanted: dict[int, set[int]] = {}
+        for seats in by_match.values():
+            room_id = seats[0].room_id
+            wanted.setdefault(position_of_id(room_id), set()).add(room_id)
+        found: dict[int, tuple[str, str]] = {}
+        for position, room_ids in wanted.items():
+            async with rooms.all[position].readers() as reader:
+                found.update(
+                    (room_id, (code, visibility))
+                    for room_id, code, visibility in await reader.execute(
+                        select(RoomRow.id, RoomRow.code, RoomRow.visibility).where(
+                            RoomRow.id.in_(room_ids)
+                        )
+                    )
+                )
+        lines = {}
+        for match_id, seats in by_match.items():
+            # A room deleted since (its history stays): no code, as a private room's.
+            code, visibility = found.get(seats[0].room_id, ("", "private"))
+            lines[match_id] = _match_line(seats, viewer, code or None, visibility)
+        return lines
 
     async def room_results(
         self, session: AsyncSession, code: str, viewer: Viewer
     ) -> tuple[str, str, MatchLine | None] | None:
         """The room's status, its game and its recorded match (``None`` until recorded);
         ``None`` for an unknown room."""
-        room = (
-            await session.execute(
-                select(RoomRow.id, RoomRow.status, RoomRow.game_id).where(RoomRow.code == code)
-            )
-        ).first()
+        query = select(RoomRow.id, RoomRow.status, RoomRow.game_id).where(RoomRow.code == code)
+        room = None
+        if self.rooms is None:
+            room = (await session.execute(query)).first()
+        else:
+            for db in self.rooms.by_code(code):
+                async with db.readers() as reader:
+                    room = (await reader.execute(query)).first()
+                if room is not None:
+                    break
         if room is None:
             return None
         match_id = (
@@ -264,7 +319,9 @@ class Queries:
         ]
 
 
-def _match_line(seats: list[Any], viewer: Viewer) -> MatchLine:
+def _match_line(
+    seats: list[Any], viewer: Viewer, room_code: str | None, visibility: str
+) -> MatchLine:
     first = seats[0]
     sat_here = viewer.profile_id is not None and any(
         s.profile_id == viewer.profile_id for s in seats
@@ -273,7 +330,7 @@ def _match_line(seats: list[Any], viewer: Viewer) -> MatchLine:
         game_id=first.game_id,
         finished_at=first.finished_at,
         rated=first.rated,
-        code=first.code if first.visibility == "public" or sat_here else None,
+        code=room_code if visibility == "public" or sat_here else None,
         seats=[
             SeatLine(
                 seat=s.seat,

@@ -14,6 +14,7 @@ from app.results.reaction import Recorder
 from app.results.records import ProfileCard
 from app.results.visibility import Viewer
 from app.store.database import Database
+from app.store.room_shards import RoomDatabases
 from engine import registry
 from engine.protocol import IllegalAction
 
@@ -31,10 +32,19 @@ def _names(game_id: str) -> list[str]:
 
 
 class Results:
-    def __init__(self, db: Database, *, public_profiles: bool, sweep_seconds: float) -> None:
+    def __init__(
+        self,
+        db: Database,
+        *,
+        public_profiles: bool,
+        sweep_seconds: float,
+        rooms: RoomDatabases | None = None,
+    ) -> None:
+        """``rooms``: where rooms and matches are when room databases are listed (history,
+        totals and ratings stay in ``db``)."""
         self.public_profiles = public_profiles
-        self.ledger = Ledger(db)
-        self.queries = Queries(db, registry.games)
+        self.ledger = Ledger(db, rooms)
+        self.queries = Queries(db, registry.games, rooms)
         self.recorder = Recorder(self.ledger, registry.get, sweep_seconds)
 
     async def start(self) -> None:

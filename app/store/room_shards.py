@@ -16,9 +16,11 @@ Nothing ever joins two rooms; the few reads over all rooms (the lobby, the bot s
 count) read every database and merge.
 
 This is the ``Repository`` the room layer uses: the same class, each method sent to the
-room's own database. What is NOT sharded (it reads room rows in the default database only):
-rematches, results and ratings, notifications, profiles' claimed seats and "my tables",
-circles' rooms — see docs/CAPACITY.md, "Room databases".
+room's own database. The stores beside the room layer that read room rows (results and
+ratings) take a ``RoomDatabases``: which ``Database`` holds a room or match id, and all of
+them. What is NOT sharded yet (it reads room rows in the default database only): rematches,
+notifications, profiles' claimed seats and "my tables", circles' rooms — see
+docs/CAPACITY.md, "Rooms in several databases".
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from app.fairness.seeds import Secret
+from app.store.database import Database
 from app.store.db import DEFAULT_POOLS, PoolSizes, make_engine, migrate
 from app.store.moves import Head, LockedMatch, Move
 from app.store.repository import (
@@ -144,6 +147,7 @@ async def open_room_databases(
     try:
         for position, engine in enumerate(engines, start=1):
             await claim_id_range(engine, position)
+        await drop_cross_database_keys(default)
     except BaseException:
         for engine in engines:
             await engine.dispose()
@@ -154,6 +158,60 @@ async def open_room_databases(
         [Repository(engine, schema, pools.moves) for engine in engines],
         pools.moves,
     )
+
+
+# The default database's tables whose rows name a room or match that may live in a room
+# database: their foreign keys to ``rooms``/``matches`` cannot hold there (dropped when the
+# room databases are opened; a deployment without them keeps every key).
+CROSS_DATABASE_KEYS = ("match_results",)
+
+
+async def drop_cross_database_keys(engine: AsyncEngine) -> None:
+    """Drop the default database's foreign keys from ``CROSS_DATABASE_KEYS`` to ``rooms`` and
+    ``matches`` (idempotent: a second start finds none)."""
+    tables = ",".join(f"'{t}'::regclass" for t in CROSS_DATABASE_KEYS)
+    async with engine.begin() as conn:
+        await conn.execute(text("SELECT pg_advisory_xact_lock(2024122401)"))
+        await conn.execute(
+            text(
+                "DO $$ DECLARE r record; BEGIN "
+                "FOR r IN SELECT conrelid::regclass AS t, conname FROM pg_constraint "
+                f"WHERE contype = 'f' AND conrelid IN ({tables}) "
+                "AND confrelid IN ('rooms'::regclass, 'matches'::regclass) LOOP "
+                "EXECUTE format('ALTER TABLE %s DROP CONSTRAINT %I', r.t, r.conname); "
+                "END LOOP; END $$"
+            )
+        )
+
+
+class RoomDatabases:
+    """Where rooms' rows are, for the stores beside the room layer (results, ...): without
+    room databases ``sharded`` is false and every answer is the default database."""
+
+    def __init__(self, default: Database, by_position: Sequence[Database] = ()) -> None:
+        self.default = default
+        # By position: 0 the default database (its own rooms), n the n-th room database.
+        self.all: list[Database] = list(by_position) or [default]
+        self.sharded = len(self.all) > 1
+
+    def of(self, row_id: int) -> Database:
+        """The database of this room id or match id."""
+        return self.all[position_of_id(row_id)] if self.sharded else self.default
+
+    def by_code(self, code: str) -> list[Database]:
+        """The databases to ask for a room by its code, the likeliest first (its hash's, then
+        the default one and the others: rooms made before a database was appended)."""
+        if not self.sharded:
+            return [self.default]
+        hashed = self.all[1 + room_database_index(code, len(self.all) - 1)]
+        return [hashed, *(db for db in self.all if db is not hashed)]
+
+
+def room_databases(repo: Repository) -> RoomDatabases:
+    """The ``RoomDatabases`` of the repository ``open_room_databases`` gave."""
+    if isinstance(repo, RoomShards):
+        return RoomDatabases(repo.db, [r.db for r in repo.by_position])
+    return RoomDatabases(repo.db)
 
 
 class ShardMoves:
@@ -190,6 +248,11 @@ class RoomShards(Repository):
         # By position: 0 the default database, n the n-th room database.
         self._by_position: list[Repository] = [self._legacy, *rooms]
         self.moves = ShardMoves(self._by_position)
+
+    @property
+    def by_position(self) -> list[Repository]:
+        """0 the default database's own rooms, n the n-th room database."""
+        return self._by_position
 
     @property
     def locks_rows(self) -> bool:

@@ -53,6 +53,20 @@ async def _admin(sql: str) -> None:
 
 
 @pytest.fixture(scope="module")
+def pg_schema() -> Iterator[str]:
+    """This module's own default schema (the run's one is left as it is): opening room
+    databases drops the default database's foreign keys from history to rooms and matches
+    (``drop_cross_database_keys``), which the other tests of the run keep."""
+    schema = f"coven_shards_{uuid.uuid4().hex[:8]}"
+    asyncio.run(_admin(f'CREATE SCHEMA "{schema}"'))
+    try:
+        migrate(PG_URL, schema)
+        yield schema
+    finally:
+        asyncio.run(_admin(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE'))
+
+
+@pytest.fixture(scope="module")
 def room_databases(pg_schema: str) -> Iterator[list[str]]:
     """Two fresh databases (coven_shard_a_…, coven_shard_b_…), migrated, dropped after."""
     suffix = uuid.uuid4().hex[:8]

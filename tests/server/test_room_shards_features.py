@@ -1,0 +1,269 @@
+"""What lives beside rooms follows them into room databases (COVEN_ROOM_DATABASE_URLS,
+app/store/room_shards.py): a match finished in a room database gets its result, its players'
+history, totals and ratings in the default database, whoever records it (the move that ended
+it, or the sweep after a worker died before recording).
+
+This module has its own default schema (created, migrated and dropped here): opening room
+databases drops the default database's foreign keys from history to rooms and matches,
+which the other tests of the run keep. Two room databases are created for it and dropped."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import random
+import secrets
+import time
+import uuid
+from collections.abc import AsyncIterator, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import asyncpg  # type: ignore[import-untyped]
+import httpx
+import pytest
+
+from app.store.db import migrate
+from app.store.room_shards import ID_STRIDE, room_database_index
+from tests.server.conftest import PG_URL
+from tests.support.client import Client, open_room
+from tests.support.server import ProcessServer
+from tests.support.table import play_to_end
+
+pytestmark = [pytest.mark.postgres]
+
+PLAIN = PG_URL.replace("postgresql+asyncpg://", "postgresql://")
+COOKIE = "coven_profile"
+
+
+def _url_of(database: str) -> str:
+    base, _, _ = PG_URL.rpartition("/")
+    return f"{base}/{database}"
+
+
+async def _admin(sql: str) -> None:
+    conn = await asyncpg.connect(PLAIN)
+    try:
+        await conn.execute(sql)
+    finally:
+        await conn.close()
+
+
+@pytest.fixture(scope="module")
+def schema() -> Iterator[str]:
+    """This module's default schema (not the run's: its history keys are dropped here)."""
+    name = f"coven_shardfeat_{uuid.uuid4().hex[:8]}"
+    asyncio.run(_admin(f'CREATE SCHEMA "{name}"'))
+    try:
+        migrate(PG_URL, name)
+        yield name
+    finally:
+        asyncio.run(_admin(f'DROP SCHEMA IF EXISTS "{name}" CASCADE'))
+
+
+@pytest.fixture(scope="module")
+def room_urls(schema: str) -> Iterator[list[str]]:
+    suffix = uuid.uuid4().hex[:8]
+    names = [f"coven_shardfeat_a_{suffix}", f"coven_shardfeat_b_{suffix}"]
+    for name in names:
+        asyncio.run(_admin(f'CREATE DATABASE "{name}"'))
+    urls = [_url_of(name) for name in names]
+    try:
+        for url in urls:
+            migrate(url, schema)
+        yield urls
+    finally:
+        for name in names:
+            asyncio.run(_admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+
+
+@pytest.fixture(scope="module")
+def server(schema: str, room_urls: list[str]) -> Iterator[ProcessServer]:
+    """One worker with small pools (PostgreSQL's 100 connections are shared) and a quick
+    results sweep."""
+    running = ProcessServer(
+        {
+            "COVEN_DATABASE_URL": PG_URL,
+            "COVEN_DATABASE_SCHEMA": schema,
+            "COVEN_ROOM_DATABASE_URLS": ",".join(room_urls),
+            "COVEN_MIGRATE_ON_START": "0",
+            "COVEN_BOT_DELAY": "0",
+            "COVEN_RESULTS_SWEEP_SECONDS": "0.2",
+            "COVEN_DB_POOL_SIZE": "2",
+            "COVEN_DB_POOL_OVERFLOW": "2",
+            "COVEN_MOVE_POOL_SIZE": "2",
+        }
+    ).start()
+    try:
+        yield running
+    finally:
+        running.stop()
+
+
+class Sql:
+    """The test's own connections: the default database and each room database."""
+
+    def __init__(self, schema: str, room_urls: list[str]) -> None:
+        self.schema = schema
+        self.urls = [PLAIN] + [
+            u.replace("postgresql+asyncpg://", "postgresql://") for u in room_urls
+        ]
+
+    async def run(self, position: int, sql: str, *args: Any) -> list[Any]:
+        conn = await asyncpg.connect(
+            self.urls[position], server_settings={"search_path": self.schema}
+        )
+        try:
+            return list(await conn.fetch(sql, *args))
+        finally:
+            await conn.close()
+
+
+@pytest.fixture
+def sql(schema: str, room_urls: list[str]) -> Sql:
+    return Sql(schema, room_urls)
+
+
+@dataclass(frozen=True)
+class Profile:
+    id: int
+    public_id: str
+    secret: str
+
+    def cookies(self) -> dict[str, str]:
+        return {COOKIE: self.secret}
+
+
+async def make_profile(sql: Sql, name: str) -> Profile:
+    """A profile row and a browser key, as the profile routes make them."""
+    secret, public_id, now = secrets.token_urlsafe(32), secrets.token_hex(16), time.time()
+    rows = await sql.run(
+        0,
+        "INSERT INTO profiles (public_id, name, listed, created_at) "
+        "VALUES ($1, $2, true, $3) RETURNING id",
+        public_id,
+        name,
+        now,
+    )
+    profile_id = rows[0]["id"]
+    await sql.run(
+        0,
+        "INSERT INTO profile_keys (profile_id, secret_hash, via, created_at, last_used_at) "
+        "VALUES ($1, $2, 'created', $3, $3)",
+        profile_id,
+        hashlib.sha256(secret.encode()).hexdigest(),
+        now,
+    )
+    return Profile(profile_id, public_id, secret)
+
+
+async def room_in(url: str, position: int, names: list[str]) -> tuple[str, list[Client]]:
+    """A public room of test-guess whose code hashes to room database ``position`` (0-based)."""
+    for _ in range(60):
+        code, seated = await open_room(url, "test-guess", names)
+        if room_database_index(code, 2) == position:
+            return code, seated
+    raise AssertionError(f"no room landed in room database {position}")
+
+
+async def play(url: str, code: str, seated: list[Client]) -> None:
+    players = [Client(url, s.token, n) for n, s in enumerate(seated)]
+    spectator = Client(url)
+    for client in [*players, spectator]:
+        await client.connect(code)
+    try:
+        assert (await players[0].http.post(f"/api/rooms/{code}/start")).status_code == 200
+        final = await play_to_end(players, spectator, random.Random(code))
+        assert final["result"] is not None
+    finally:
+        for client in [*players, spectator]:
+            await client.close()
+
+
+async def recorded(url: str, code: str) -> dict[str, Any]:
+    async with httpx.AsyncClient(base_url=url, timeout=10) as http:
+        deadline = time.monotonic() + 30
+        while True:
+            answer = await http.get(f"/api/rooms/{code}/results")
+            assert answer.status_code == 200, answer.text
+            body: dict[str, Any] = answer.json()
+            if body["recorded"]:
+                return body
+            assert time.monotonic() < deadline, f"{code} was never recorded: {body}"
+            await asyncio.sleep(0.1)
+
+
+@pytest.fixture
+async def two_players(sql: Sql) -> AsyncIterator[tuple[Profile, Profile]]:
+    yield await make_profile(sql, "Agnes"), await make_profile(sql, "Brigid")
+
+
+async def test_a_match_in_each_room_database_enters_history_totals_and_ratings(
+    server: ProcessServer, sql: Sql, two_players: tuple[Profile, Profile]
+) -> None:
+    agnes, brigid = two_players
+    codes: list[str] = []
+    for position in range(2):
+        code, seated = await room_in(server.url, position, ["Agnes", "Brigid"])
+        # Their seats are theirs (as a claim leaves them): rows of the room's own database.
+        for seat, who in enumerate((agnes, brigid)):
+            await sql.run(
+                position + 1,
+                "UPDATE seats SET profile_id = $1 WHERE seat = $2 "
+                "AND room_id = (SELECT id FROM rooms WHERE code = $3)",
+                who.id,
+                seat,
+                code,
+            )
+        await play(server.url, code, seated)
+        codes.append(code)
+
+    for position, code in enumerate(codes):
+        body = await recorded(server.url, code)
+        assert body["game"] == "test-guess" and body["match"]["rated"] is True
+        seats = body["match"]["seats"]
+        assert [s["public_id"] for s in seats] == [agnes.public_id, brigid.public_id]
+        assert body["match"]["code"] == code  # the room's code, read in its own database
+        # The match is marked in its database; history is in the default one.
+        marks = await sql.run(position + 1, "SELECT id, recorded FROM matches")
+        [(match_id, mark)] = [tuple(r) for r in marks]
+        assert match_id // ID_STRIDE == position + 1 and mark is True
+        rows = await sql.run(0, "SELECT room_id FROM match_results WHERE match_id = $1", match_id)
+        assert [r["room_id"] // ID_STRIDE for r in rows] == [position + 1]
+
+    async with httpx.AsyncClient(base_url=server.url, timeout=10) as http:
+        page = (await http.get(f"/api/profiles/{agnes.public_id}")).json()
+    history = page["history"]["matches"]
+    assert sorted(m["code"] for m in history) == sorted(codes)
+    [rating] = page["ratings"]
+    assert rating["game"] == "test-guess" and rating["matches"] == 2
+    [games] = page["games"]
+    assert games["matches"] == 2
+
+
+async def test_the_sweep_records_a_match_of_a_room_database_a_worker_missed(
+    server: ProcessServer, sql: Sql, two_players: tuple[Profile, Profile]
+) -> None:
+    agnes, _ = two_players
+    code, seated = await room_in(server.url, 1, ["Agnes", "Brigid"])
+    await sql.run(
+        2,
+        "UPDATE seats SET profile_id = $1 WHERE seat = 0 "
+        "AND room_id = (SELECT id FROM rooms WHERE code = $2)",
+        agnes.id,
+        code,
+    )
+    await play(server.url, code, seated)
+    await recorded(server.url, code)
+    [match] = await sql.run(
+        2, "SELECT m.id FROM matches m JOIN rooms r ON r.id = m.room_id WHERE r.code = $1", code
+    )
+    # As if the worker died before recording: no history, the match not marked.
+    await sql.run(0, "DELETE FROM match_results WHERE match_id = $1", match["id"])
+    await sql.run(2, "UPDATE matches SET recorded = false WHERE id = $1", match["id"])
+    body = await recorded(server.url, code)  # the sweep (every 0.2 s) finds it again
+    assert body["match"]["seats"][0]["public_id"] == agnes.public_id
+    deadline = time.monotonic() + 10
+    while not (await sql.run(2, "SELECT recorded FROM matches WHERE id = $1", match["id"]))[0][0]:
+        assert time.monotonic() < deadline, "the match was never marked recorded again"
+        await asyncio.sleep(0.1)
