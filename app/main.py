@@ -353,7 +353,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         repo = await open_room_databases(
             engine, settings.room_database_urls, settings.database_schema, pools
         )
-        app.state.profiles = ProfileService(repo.db, settings)
+        rooms = room_databases(repo)  # where rooms are, for the stores beside them
+        app.state.profiles = ProfileService(repo.db, settings, rooms=rooms)
         service = RoomService(repo, bus, make_clock(settings.clock_file))
         hub = Hub(service, bus)
         bots = BotRunner(service, settings)
@@ -362,7 +363,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             repo.db,
             public_profiles=settings.public_profiles,
             sweep_seconds=settings.results_sweep_seconds,
-            rooms=room_databases(repo),
+            rooms=rooms,
         )
         service.notices.on_move.append(results.recorder.after_move)
         notify = app.state.notify = Notify(repo.db, bus, settings, service)

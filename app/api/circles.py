@@ -40,7 +40,7 @@ class CircleServices:
     def __init__(self, profiles: ProfileService) -> None:
         db = profiles.store.db
         self.circles = Circles(CircleStore(db))
-        self.home = HomeTables(db)
+        self.home = HomeTables(db, profiles.rooms)
 
 
 def circle_services(request: Request) -> CircleServices:

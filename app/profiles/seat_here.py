@@ -15,6 +15,7 @@ from app.errors import CovenError
 from app.rooms.keys import hash_token, new_token
 from app.store.database import Database
 from app.store.models import RoomRow, SeatRow
+from app.store.room_shards import RoomDatabases
 
 
 def _no_seat() -> CovenError:
@@ -22,12 +23,26 @@ def _no_seat() -> CovenError:
 
 
 class ProfileSeats:
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Database, rooms: RoomDatabases | None = None) -> None:
         self.db = db
+        # The databases that may hold a room (by its code): ``db`` alone without room
+        # databases.
+        self.rooms = rooms if rooms is not None and rooms.sharded else None
+
+    def _where(self, code: str) -> list[Database]:
+        return [self.db] if self.rooms is None else self.rooms.by_code(code)
 
     async def held(self, profile_id: int, code: str) -> list[int]:
         """The seats ``profile_id`` holds in room ``code`` (a person's, never a bot's)."""
-        async with self.db.read() as session:
+        for db in self._where(code):
+            seats = await self._held_in(db, profile_id, code)
+            if seats:
+                return seats
+        return []
+
+    @staticmethod
+    async def _held_in(db: Database, profile_id: int, code: str) -> list[int]:
+        async with db.read() as session:
             return list(
                 (
                     await session.execute(
@@ -50,7 +65,17 @@ class ProfileSeats:
         first one): its hash replaces the seat's, so only this token holds it from now on.
         The seat number and the token; ``no_profile_seat`` (404) if she holds no such seat."""
         token = new_token()
-        async with self.db.write() as session:
+        for db in self._where(code):
+            taken = await self._take_in(db, profile_id, code, seat, token)
+            if taken is not None:
+                return taken, token
+        raise _no_seat()
+
+    @staticmethod
+    async def _take_in(
+        db: Database, profile_id: int, code: str, seat: int | None, token: str
+    ) -> int | None:
+        async with db.write() as session:
             query = (
                 select(SeatRow.id, SeatRow.seat)
                 .join(RoomRow, RoomRow.id == SeatRow.room_id)
@@ -66,7 +91,7 @@ class ProfileSeats:
                 query = query.where(SeatRow.seat == seat)
             found = (await session.execute(query)).first()
             if found is None:
-                raise _no_seat()
+                return None
             seat_id, number = found
             # Guarded by the same conditions: a seat handed to a bot for good, or a profile
             # deleted, in between is not taken.
@@ -81,4 +106,4 @@ class ProfileSeats:
             )
             if getattr(changed, "rowcount", 0) != 1:
                 raise _no_seat()
-        return int(number), token
+        return int(number)

@@ -20,6 +20,7 @@ from app.profiles.seat_here import ProfileSeats
 from app.profiles.store import ProfileStore
 from app.settings import Settings
 from app.store.database import Database
+from app.store.room_shards import RoomDatabases
 from app.text import display_name
 
 # What a deleted profile's seats and history rows are called from then on.
@@ -41,14 +42,21 @@ def profile_name(raw: str) -> str:
 
 class ProfileService:
     def __init__(
-        self, db: Database, settings: Settings, clock: Callable[[], float] = time.time
+        self,
+        db: Database,
+        settings: Settings,
+        clock: Callable[[], float] = time.time,
+        rooms: RoomDatabases | None = None,
     ) -> None:
+        """``rooms``: where rooms' seats are when room databases are listed (profiles and
+        history stay in ``db``)."""
         self.settings = settings
         self.clock = clock
+        self.rooms = rooms
         self.store = ProfileStore(db)
-        self.claims = Claims(db)
+        self.claims = Claims(db, rooms)
         self.exports = ProfileExport(db)
-        self.seats = ProfileSeats(db)
+        self.seats = ProfileSeats(db, rooms)
         challenges = Challenges(db)
         self.passkeys = Passkeys(self.store, challenges, clock)
         self.device_links = DeviceLinks(self.store, challenges, clock)

@@ -267,3 +267,66 @@ async def test_the_sweep_records_a_match_of_a_room_database_a_worker_missed(
     while not (await sql.run(2, "SELECT recorded FROM matches WHERE id = $1", match["id"]))[0][0]:
         assert time.monotonic() < deadline, "the match was never marked recorded again"
         await asyncio.sleep(0.1)
+
+
+async def test_a_claim_my_tables_and_seat_here_reach_seats_in_room_databases(
+    server: ProcessServer, sql: Sql
+) -> None:
+    """Dora plays as a guest: a finished match in one room database, a table in play in the
+    other. Keeping a profile claims both seats (the finished match enters her history), My
+    tables lists the table in play by her profile alone, and another browser of hers takes
+    her seat there."""
+    finished, seated = await room_in(server.url, 0, ["Dora", "Edna"])
+    await play(server.url, finished, seated)
+    await recorded(server.url, finished)  # recorded as a guest's: no profile yet
+    playing, at_play = await room_in(server.url, 1, ["Dora", "Edna"])
+    started = await at_play[0].http.post(f"/api/rooms/{playing}/start")
+    assert started.status_code == 200, started.text
+
+    async with httpx.AsyncClient(
+        base_url=server.url, headers={"Origin": server.url}, timeout=10
+    ) as phone:
+        made = await phone.post(
+            "/api/profile",
+            json={
+                "name": "Dora",
+                "seats": [
+                    {"room": finished, "token": seated[0].token},
+                    {"room": playing, "token": at_play[0].token},
+                ],
+            },
+        )
+        assert made.status_code == 201, made.text
+        public_id = made.json()["public_id"]
+        # Both seats are hers, each in its own room database.
+        for position, code in ((1, finished), (2, playing)):
+            rows = await sql.run(
+                position,
+                "SELECT s.seat, s.profile_id FROM seats s JOIN rooms r ON r.id = s.room_id "
+                "WHERE r.code = $1 ORDER BY s.seat",
+                code,
+            )
+            assert rows[0]["profile_id"] is not None and rows[1]["profile_id"] is None
+        page = (await phone.get(f"/api/profiles/{public_id}")).json()
+        assert [m["code"] for m in page["history"]["matches"]] == [finished]
+        assert page["history"]["matches"][0]["seats"][0]["you"] is True
+        assert page["games"][0]["matches"] == 1  # the claim added to her totals
+
+        # My tables, by the profile alone (no token sent): the table in play, not the other.
+        mine = (await phone.post("/api/me/tables", json={"seats": []})).json()["tables"]
+        assert [(t["table"]["code"], t["seat"]) for t in mine] == [(playing, 0)]
+        assert [s["name"] for s in mine[0]["table"]["seats"]] == ["Dora", "Edna"]
+
+        # Her seats there, and this browser takes the one at the table in play.
+        held = await phone.get(f"/api/rooms/{playing}/profile-seats")
+        assert held.json()["seats"] == [0]
+        taken = await phone.post(f"/api/rooms/{playing}/seat-here", json={})
+        assert taken.status_code == 200, taken.text
+        token = taken.json()["token"]
+    async with httpx.AsyncClient(
+        base_url=server.url, headers={"Authorization": f"Bearer {token}"}, timeout=10
+    ) as fresh:
+        state = (await fresh.get(f"/api/rooms/{playing}/state")).json()
+        assert state["seat"] == 0  # the fresh token holds her seat
+    for client in [*seated, *at_play]:
+        await client.close()
