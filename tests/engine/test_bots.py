@@ -230,3 +230,24 @@ def test_decide_runs_in_a_spawned_worker_from_plain_arguments() -> None:
     assert decide(game.id, "greedy", 7, shown) in shown.legal
     with pytest.raises(ValueError, match="unknown bot level"):
         make_bot("genius", 1)
+
+
+@pytest.mark.parametrize("seed", [203, 208, 209])
+def test_greedy_never_takes_back_what_it_did_for_ever(seed: int) -> None:
+    """On these deals two ``greedy`` sorcerers at Seasons' master level placed their cards in
+    the libraries, took them all back (``reset_libraries`` scored best one ply ahead) and placed
+    them again, for ever: the match never ended. ``greedy`` weighs what the game's
+    ``search_actions`` hint keeps, as ``strong`` does, and the match ends."""
+    game = registry.get("seasons")
+    state = game.setup(2, seed, {"level": "master"})
+    bots = [make_bot("greedy", seed * 7919 + s) for s in range(2)]
+    order = random.Random(seed)
+    for _ in range(2_000):  # a whole match is about 200 actions
+        owing = sorted(game.to_move(state))
+        if not owing:
+            break
+        seat = owing[order.randrange(len(owing))]
+        action = bots[seat].choose(game, seen(game, state, seat))
+        assert action["type"] != "reset_libraries"
+        state = game.apply(state, seat, action).state
+    assert game.result(state) is not None
