@@ -142,6 +142,7 @@ def effect(num: int) -> Any:
             raise ValueError(f"card #{num} has two effects")
         cls.num = num
         EFFECTS[num] = cls()
+        _HOOKED.clear()  # the cards with each hook: to work out again
         return cls
 
     return register
@@ -152,17 +153,20 @@ effect_of: Callable[[int], Effect] = EFFECTS.__getitem__
 lookup, with no frame of Python for a card that has one (the rules ask several times a step)."""
 
 
-_HOOKED: dict[tuple[str, int], frozenset[int]] = {}
+class _Hooked(dict[str, frozenset[int]]):
+    """The cards with each hook, worked out on the first ask for the registry as it stands (a
+    card registered later empties it)."""
 
-
-def cards_with(hook: str) -> frozenset[int]:
-    """The cards whose effect has its own ``hook`` (the others' does nothing): a loop over the
-    cards in play may skip the rest. Worked out once for the registry as it stands."""
-    key = (hook, len(EFFECTS))
-    found = _HOOKED.get(key)
-    if found is None:
+    def __missing__(self, hook: str) -> frozenset[int]:
         default = getattr(Effect, hook)
-        found = _HOOKED[key] = frozenset(
+        found = self[hook] = frozenset(
             num for num, e in EFFECTS.items() if getattr(type(e), hook) is not default
         )
-    return found
+        return found
+
+
+_HOOKED = _Hooked()
+
+cards_with: Callable[[str], frozenset[int]] = _HOOKED.__getitem__
+"""The cards whose effect has its own ``hook`` (the others' does nothing): a loop over the
+cards in play may skip the rest. The lookup is the dict's own (no frame of Python once known)."""

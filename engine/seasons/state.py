@@ -65,12 +65,16 @@ def energy_list(d: dict[str, int]) -> list[int]:
     return [int(d.get(name, 0)) for name in ENERGIES]
 
 
+_SCALARS = frozenset({int, str, bool, float, type(None)})
+
+
 def copy_json(x: Any) -> Any:
-    """A copy of plain JSON data (the stack's tasks), faster than ``copy.deepcopy``."""
+    """A copy of plain JSON data (the stack's tasks), faster than ``copy.deepcopy``: a scalar
+    value in it is taken as it is, without a call."""
     if isinstance(x, dict):
-        return {k: copy_json(v) for k, v in x.items()}
+        return {k: v if type(v) in _SCALARS else copy_json(v) for k, v in x.items()}
     if isinstance(x, list):
-        return [copy_json(v) for v in x]
+        return [v if type(v) in _SCALARS else copy_json(v) for v in x]
     return x
 
 

@@ -539,7 +539,9 @@ def _brew_listed(
     it, so the cubes are moved as the action names them."""
     prod = _production(witch)
     rid = action["recipe"]
-    recipe = next(r for r, _ in row(state, witch) if r.id == rid)
+    card = personalities.personality(witch)  # row(state, witch)'s recipe of that id
+    own = card.recipe if card is not None else None
+    recipe = own if own is not None and own.id == rid else state.recipes[rid]
     take = action["take"]
     workbench, outputs = prod.workbench, prod.outputs
     for name, n in take.get("workbench", {}).items():

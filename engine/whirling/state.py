@@ -134,7 +134,8 @@ class Witch:
     played: Played | None = None
     brew: Production | None = None
 
-    def copy(self) -> Witch:
+    def copy(self, brew: bool = True) -> Witch:
+        """Her own copy; ``brew=False`` shares her production sheet (never to be changed)."""
         played = self.played
         return Witch(
             self.personality,
@@ -150,7 +151,7 @@ class Witch:
             Played(played.card, played.rotated, played.random, played.extra_arcana)
             if played
             else None,
-            self.brew.copy() if self.brew else None,
+            self.brew.copy() if brew and self.brew else self.brew,
         )
 
     def brewing_copy(self) -> Witch:
@@ -250,15 +251,18 @@ class State:
         )
 
     def deep(self) -> State:
+        """A copy of every part but the production sheets (the steps that change every witch,
+        ``rules._resolve_all``, read a sheet or replace it, never change one) and the options
+        (never changed after setup)."""
         return State(
             self.players,
-            dict(self.options),
+            self.options,
             self.phase,
             self.round,
             self.deck[:],
             self.discard[:],
             self.rng,
-            [w.copy() for w in self.witches],
+            [w.copy(False) for w in self.witches],
             self.result,
         )
 
