@@ -154,7 +154,7 @@ class Rematches:
         now = time.time()
         opened = await self.store.open(
             room,
-            code=new_room_code(),
+            code=self.store.code_beside(room.id, new_room_code),
             rules=rules,
             seats=arrange(await self.store.seats(room.id), rotate=rules.seats == "rotate"),
             now=now,

@@ -1,11 +1,17 @@
 """The rematch rows (``rematches``) and the rematch columns of ``rooms``: what
 ``app/rooms/rematch.py`` reads and writes. Each use case is one transaction, queued with the
-repository's other writes (``Repository.transaction``)."""
+repository's other writes (``Repository.transaction``).
+
+With room databases (``app/store/room_shards.py``) each call goes to the finished room's
+database: the new room is opened there too, under a code whose hash picks that database
+(``code_beside``), so the rematch row, the new room and its seats stay one transaction; a
+circle's mark of the new room is written in the default database, where circles are."""
 
 from __future__ import annotations
 
+import asyncio
 import itertools
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from sqlalchemy import insert, literal, select, update
@@ -15,6 +21,11 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.fairness.seeds import draw_secret
 from app.store.models import CircleRoomRow, RematchRow, RoomRow, RoomSeedRow, SeatRow
 from app.store.repository import Repository, RoomRecord
+from app.store.room_shards import RoomShards, position_of_id, room_database_index
+
+# Codes drawn for a rematch before one hashes to the finished room's database (each draw
+# hits it with a chance of 1 in the number of room databases).
+MAX_CODE_DRAWS = 1000
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,14 +135,46 @@ async def _person_first(session: AsyncSession, room_id: int) -> None:
         await _renumber(session, room_id, old, new)
 
 
+async def _same_circle(session: AsyncSession, old_id: int, new_id: int) -> None:
+    """A table opened for a circle: its rematch is the circle's too."""
+    await session.execute(
+        insert(CircleRoomRow).from_select(
+            ["room_id", "circle_id"],
+            select(literal(new_id), CircleRoomRow.circle_id).where(CircleRoomRow.room_id == old_id),
+        )
+    )
+
+
 class RematchStore:
     def __init__(self, repo: Repository) -> None:
         self.repo = repo
+        # With room databases: 0 the default database's own rooms, n the n-th room database.
+        self._shards = repo if isinstance(repo, RoomShards) else None
+
+    def _at(self, room_id: int) -> Repository:
+        """The repository of the database that holds room ``room_id`` (and its rematch)."""
+        if self._shards is None:
+            return self.repo
+        return self._shards.by_position[position_of_id(room_id)]
+
+    def code_beside(self, room_id: int, draw: Callable[[], str]) -> str:
+        """A code for the rematch of room ``room_id`` that places the new room in the same
+        database (any code without room databases, and for a room of the default one, which
+        a lookup by code finds after the hashed database)."""
+        code = draw()
+        if self._shards is None or position_of_id(room_id) == 0:
+            return code
+        count = len(self._shards.by_position) - 1
+        for _ in range(MAX_CODE_DRAWS):
+            if room_database_index(code, count) + 1 == position_of_id(room_id):
+                return code
+            code = draw()
+        return code  # (never in practice) found by code after the hashed database
 
     # -- the rules of a room ------------------------------------------------------------------
 
     async def rules(self, room_id: int) -> RematchRules:
-        async with self.repo.readers() as session:
+        async with self._at(room_id).readers() as session:
             row = (
                 await session.execute(
                     select(RoomRow.rematch_by, RoomRow.rematch_seats, RoomRow.rematch_absent).where(
@@ -142,7 +185,7 @@ class RematchStore:
             return RematchRules(row[0], row[1], row[2])
 
     async def set_rules(self, room_id: int, rules: RematchRules) -> None:
-        async with self.repo.transaction() as session:
+        async with self._at(room_id).transaction() as session:
             await session.execute(
                 update(RoomRow)
                 .where(RoomRow.id == room_id)
@@ -152,7 +195,7 @@ class RematchStore:
     # -- opening ------------------------------------------------------------------------------
 
     async def seats(self, room_id: int) -> list[SeatCopy]:
-        async with self.repo.readers() as session:
+        async with self._at(room_id).readers() as session:
             rows = (
                 (
                     await session.execute(
@@ -169,7 +212,7 @@ class RematchStore:
 
     async def of_room(self, room_id: int) -> Rematch | None:
         """The rematch of the finished room ``room_id``, if "Play again" was pressed."""
-        async with self.repo.readers() as session:
+        async with self._at(room_id).readers() as session:
             found = (
                 await session.execute(_WITH_NEW_ROOM.where(RematchRow.room_id == room_id))
             ).first()
@@ -177,7 +220,7 @@ class RematchStore:
 
     async def into(self, new_room_id: int) -> Rematch | None:
         """The rematch that opened room ``new_room_id``, if it is one."""
-        async with self.repo.readers() as session:
+        async with self._at(new_room_id).readers() as session:
             found = (
                 await session.execute(_WITH_NEW_ROOM.where(RematchRow.new_room_id == new_room_id))
             ).first()
@@ -197,7 +240,7 @@ class RematchStore:
         room already has its rematch (somebody pressed at the same moment: read theirs)."""
         secret = draw_secret()
         try:
-            async with self.repo.transaction() as session:
+            async with self._at(old.id).transaction() as session:
                 room = RoomRow(
                     code=code,
                     game_id=old.game_id,
@@ -243,17 +286,15 @@ class RematchStore:
                     )
                     for s in seats
                 )
-                # A table opened for a circle: its rematch is the circle's too.
-                await session.execute(
-                    insert(CircleRoomRow).from_select(
-                        ["room_id", "circle_id"],
-                        select(literal(room.id), CircleRoomRow.circle_id).where(
-                            CircleRoomRow.room_id == old.id
-                        ),
-                    )
-                )
+                if self._shards is None:
+                    await _same_circle(session, old.id, room.id)
         except IntegrityError:
             return None
+        if self._shards is not None:
+            # Circles are in the default database (after the room's commit: a crash in
+            # between leaves the rematch out of the circle's list, nothing worse).
+            async with self.repo.transaction() as session:
+                await _same_circle(session, old.id, row.new_room_id)
         return _rematch(row, code, old.game_id)
 
     # -- arriving and starting ------------------------------------------------------------------
@@ -261,7 +302,7 @@ class RematchStore:
     async def arrive(self, new_room_id: int, token_hash: str) -> Arrival | None:
         """Mark the player holding ``token_hash`` arrived in the new room; ``None`` when that
         room is no rematch."""
-        async with self.repo.transaction() as session:
+        async with self._at(new_room_id).transaction() as session:
             row = (
                 await session.execute(
                     select(RematchRow)
@@ -287,12 +328,17 @@ class RematchStore:
             return Arrival(seat.seat, everyone, row.room_id)
 
     async def due(self, now: float) -> list[Rematch]:
-        """Rematches still waiting whose deadline has passed."""
-        async with self.repo.readers() as session:
-            rows = await session.execute(
-                _WITH_NEW_ROOM.where(RematchRow.started.is_(False), RematchRow.deadline <= now)
-            )
-            return [_rematch(*found) for found in rows.all()]
+        """Rematches still waiting whose deadline has passed (in every database)."""
+        query = _WITH_NEW_ROOM.where(RematchRow.started.is_(False), RematchRow.deadline <= now)
+
+        async def of(repo: Repository) -> list[Rematch]:
+            async with repo.readers() as session:
+                return [_rematch(*found) for found in (await session.execute(query)).all()]
+
+        if self._shards is None:
+            return await of(self.repo)
+        found = await asyncio.gather(*(of(repo) for repo in self._shards.by_position))
+        return [rematch for each in found for rematch in each]
 
     async def settle(self, rematch: Rematch, *, level: str, min_players: int) -> bool:
         """At the deadline: who has not come gets a bot of ``level`` in her seat, or her seat
@@ -300,7 +346,7 @@ class RematchStore:
         ``True``: start the match now. ``False``: nothing to start — the rematch is done (the
         host started it herself, or nobody came and the room waits for its host) or another
         worker got here first. Run twice, it changes nothing the second time."""
-        async with self.repo.transaction() as session:
+        async with self._at(rematch.room_id).transaction() as session:
             row = (
                 await session.execute(
                     select(RematchRow)
@@ -356,7 +402,7 @@ class RematchStore:
 
     async def finish(self, room_id: int) -> None:
         """The rematch of ``room_id`` is done: its match started (or was left to its host)."""
-        async with self.repo.transaction() as session:
+        async with self._at(room_id).transaction() as session:
             await session.execute(
                 update(RematchRow).where(RematchRow.room_id == room_id).values(started=True)
             )

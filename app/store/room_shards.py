@@ -160,15 +160,22 @@ async def open_room_databases(
     )
 
 
-# The default database's tables whose rows name a room or match that may live in a room
-# database: their foreign keys to ``rooms``/``matches`` cannot hold there (dropped when the
-# room databases are opened; a deployment without them keeps every key).
-CROSS_DATABASE_KEYS = ("match_results",)
+# The default database's tables whose rows name a room, match or seat that may live in a
+# room database (history, circles' tables, notifications): their foreign keys to ``rooms``,
+# ``matches`` and ``seats`` cannot hold there (dropped when the room databases are opened; a
+# deployment without them keeps every key).
+CROSS_DATABASE_KEYS = (
+    "match_results",
+    "circle_rooms",
+    "webhooks",
+    "notifications",
+    "push_subscriptions",
+)
 
 
 async def drop_cross_database_keys(engine: AsyncEngine) -> None:
-    """Drop the default database's foreign keys from ``CROSS_DATABASE_KEYS`` to ``rooms`` and
-    ``matches`` (idempotent: a second start finds none)."""
+    """Drop the default database's foreign keys from ``CROSS_DATABASE_KEYS`` to ``rooms``,
+    ``matches`` and ``seats`` (idempotent: a second start finds none)."""
     tables = ",".join(f"'{t}'::regclass" for t in CROSS_DATABASE_KEYS)
     async with engine.begin() as conn:
         await conn.execute(text("SELECT pg_advisory_xact_lock(2024122401)"))
@@ -177,7 +184,8 @@ async def drop_cross_database_keys(engine: AsyncEngine) -> None:
                 "DO $$ DECLARE r record; BEGIN "
                 "FOR r IN SELECT conrelid::regclass AS t, conname FROM pg_constraint "
                 f"WHERE contype = 'f' AND conrelid IN ({tables}) "
-                "AND confrelid IN ('rooms'::regclass, 'matches'::regclass) LOOP "
+                "AND confrelid IN ('rooms'::regclass, 'matches'::regclass, 'seats'::regclass) "
+                "LOOP "
                 "EXECUTE format('ALTER TABLE %s DROP CONSTRAINT %I', r.t, r.conname); "
                 "END LOOP; END $$"
             )

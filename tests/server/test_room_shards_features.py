@@ -89,6 +89,8 @@ def server(schema: str, room_urls: list[str]) -> Iterator[ProcessServer]:
             "COVEN_MIGRATE_ON_START": "0",
             "COVEN_BOT_DELAY": "0",
             "COVEN_RESULTS_SWEEP_SECONDS": "0.2",
+            "COVEN_REMATCH_SECONDS": "1",
+            "COVEN_SWEEP_SECONDS": "0.3",
             "COVEN_DB_POOL_SIZE": "2",
             "COVEN_DB_POOL_OVERFLOW": "2",
             "COVEN_MOVE_POOL_SIZE": "2",
@@ -330,3 +332,79 @@ async def test_a_claim_my_tables_and_seat_here_reach_seats_in_room_databases(
         assert state["seat"] == 0  # the fresh token holds her seat
     for client in [*seated, *at_play]:
         await client.close()
+
+
+async def _status(url: str, code: str) -> str:
+    async with httpx.AsyncClient(base_url=url, timeout=10) as http:
+        answer = await http.get(f"/api/rooms/{code}")
+        assert answer.status_code == 200, answer.text
+        status: str = answer.json()["status"]
+        return status
+
+
+async def test_a_rematch_of_a_room_in_a_room_database_opens_there_and_starts(
+    server: ProcessServer, sql: Sql
+) -> None:
+    """Both come: the rematch starts at once. Only the host comes: at the deadline (one
+    second here) the sweep, which reads every database, seats a bot and starts it."""
+    for position in range(2):
+        code, seated = await room_in(server.url, position, ["Fay", "Gwen"])
+        await play(server.url, code, seated)
+        host, other = seated
+        pressed = await host.http.post(f"/api/rooms/{code}/rematch", json={"seats": "keep"})
+        assert pressed.status_code == 200, pressed.text
+        new = pressed.json()["code"]
+        # The new room is in the finished room's database, where its code's hash points.
+        assert room_database_index(new, 2) == position
+        rows = await sql.run(position + 1, "SELECT id FROM rooms WHERE code = $1", new)
+        assert [r["id"] // ID_STRIDE for r in rows] == [position + 1]
+        assert not await sql.run(0, "SELECT id FROM rooms WHERE code = $1", new)
+        looked = (await other.http.get(f"/api/rooms/{code}/rematch")).json()
+        assert looked["code"] == new
+        arrivals = [host] if position == 1 else [host, other]
+        for player in arrivals:
+            arrived = await player.http.post(f"/api/rooms/{new}/arrive")
+            assert arrived.status_code == 200, arrived.text
+            assert arrived.json()["seat"] == player.seat
+        deadline = time.monotonic() + 20
+        while await _status(server.url, new) != "playing":
+            assert time.monotonic() < deadline, f"the rematch {new} never started"
+            await asyncio.sleep(0.1)
+        seats = await sql.run(
+            position + 1,
+            "SELECT s.seat, s.bot_level FROM seats s JOIN rooms r ON r.id = s.room_id "
+            "WHERE r.code = $1 ORDER BY s.seat",
+            new,
+        )
+        bots = [r["seat"] for r in seats if r["bot_level"] is not None]
+        assert bots == ([1] if position == 1 else [])
+        for client in seated:
+            await client.close()
+
+
+KEYS_TO_ROOMS = (
+    "SELECT conrelid::regclass::text AS t, confrelid::regclass::text AS r FROM pg_constraint "
+    "WHERE contype = 'f' AND connamespace = $1::regnamespace "
+    "AND confrelid::regclass::text IN ('rooms', 'matches', 'seats') "
+    "AND conrelid::regclass::text IN "
+    "('match_results', 'circle_rooms', 'webhooks', 'notifications', 'push_subscriptions')"
+)
+
+
+async def test_only_a_deployment_with_room_databases_drops_the_keys_to_rooms(
+    server: ProcessServer, sql: Sql, pg_schema: str
+) -> None:
+    """The default database of this module's server (room databases listed) keeps no foreign
+    key from history, circles' tables or notifications to rooms, matches or seats; the run's
+    own schema, which no server with room databases opened, keeps all of them."""
+    assert await sql.run(0, KEYS_TO_ROOMS, sql.schema) == []
+    plain = Sql(pg_schema, [])
+    kept = {(r["t"], r["r"]) for r in await plain.run(0, KEYS_TO_ROOMS, pg_schema)}
+    assert kept == {
+        ("match_results", "rooms"),
+        ("match_results", "matches"),
+        ("circle_rooms", "rooms"),
+        ("webhooks", "rooms"),
+        ("notifications", "rooms"),
+        ("push_subscriptions", "seats"),
+    }
