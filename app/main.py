@@ -366,7 +366,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             rooms=rooms,
         )
         service.notices.on_move.append(results.recorder.after_move)
-        notify = app.state.notify = Notify(repo.db, bus, settings, service)
+        notify = app.state.notify = Notify(repo.db, bus, settings, service, rooms)
         await service.changes.start()
         await hub.start()
         await bots.start()

@@ -35,6 +35,7 @@ from app.notify.records import (
 )
 from app.store.database import Database, insert_ignoring
 from app.store.models import MatchRow, NotificationRow
+from app.store.room_shards import RoomDatabases
 
 log = logging.getLogger(__name__)
 
@@ -55,8 +56,11 @@ class Outbox:
         sweep_seconds: float = 1.0,
         backoff: Sequence[float] = (5.0, 30.0, 120.0, 600.0, 1800.0),
         concurrency: int = 8,
+        rooms: RoomDatabases | None = None,
     ) -> None:
         self.db = db
+        # Where matches are when room databases are listed (the outbox stays in ``db``).
+        self.rooms = rooms if rooms is not None and rooms.sharded else None
         self.clock = clock
         self.senders = {s.channel: s for s in senders}
         self.sweep_seconds = sweep_seconds
@@ -202,7 +206,13 @@ class Outbox:
         payload = note.payload
         if payload.get("kind") not in OWED_KINDS or "seat" not in payload:
             return True
-        async with self.db.readers() as session:
+        match_id = payload.get("match")
+        matches = self.db
+        if self.rooms is not None:
+            if not isinstance(match_id, int):
+                return False
+            matches = self.rooms.of(match_id)
+        async with matches.readers() as session:
             found = (
                 await session.execute(
                     select(MatchRow.owing_since, MatchRow.finished).where(

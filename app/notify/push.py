@@ -43,6 +43,7 @@ from app.notify.records import Gone, Notification, Outcome, Refused, Retry, Sent
 from app.notify.vapid import VapidKey, load_or_make
 from app.settings import Settings
 from app.store.database import Database
+from app.store.room_shards import RoomDatabases
 
 log = logging.getLogger(__name__)
 
@@ -102,12 +103,19 @@ def vapid_subject(settings: Settings) -> str:
 class PushSender:
     channel = "push"
 
-    def __init__(self, db: Database, bus: Bus, settings: Settings, clock: Clock) -> None:
+    def __init__(
+        self,
+        db: Database,
+        bus: Bus,
+        settings: Settings,
+        clock: Clock,
+        rooms: RoomDatabases | None = None,
+    ) -> None:
         self.db = db
         self.bus = bus
         self.settings = settings
         self.clock = clock
-        self.store = PushStore(db)
+        self.store = PushStore(db, rooms)
         self._key: VapidKey | None = None
         self._http: httpx.AsyncClient | None = None
 

@@ -21,6 +21,7 @@ from app.notify.messages import language
 from app.notify.vapid import b64url_decode
 from app.store.database import Database, insert_ignoring
 from app.store.models import PushSubscriptionRow, SeatRow
+from app.store.room_shards import RoomDatabases
 
 # The columns' sizes (app/store/models.py): an endpoint longer than this is refused.
 MAX_ENDPOINT = min(MAX_URL, 1000)
@@ -102,11 +103,14 @@ def parse_subscription(raw: Any, *, allow_http: bool) -> Subscription:
 
 
 class PushStore:
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Database, rooms: RoomDatabases | None = None) -> None:
         self.db = db
+        # Where seats are when room databases are listed (subscriptions stay in ``db``).
+        self.rooms = rooms if rooms is not None and rooms.sharded else None
 
     async def seat_id(self, room_id: int, seat: int) -> int:
-        async with self.db.readers() as session:
+        seats = self.db if self.rooms is None else self.rooms.of(room_id)
+        async with seats.readers() as session:
             found: int | None = (
                 await session.execute(
                     select(SeatRow.id).where(SeatRow.room_id == room_id, SeatRow.seat == seat)

@@ -15,12 +15,22 @@ from app.notify.webhooks import WebhookSender
 from app.rooms.service import RoomService
 from app.settings import Settings
 from app.store.database import Database
+from app.store.room_shards import RoomDatabases
 
 
 class Notify:
-    def __init__(self, db: Database, bus: Bus, settings: Settings, rooms: RoomService) -> None:
+    def __init__(
+        self,
+        db: Database,
+        bus: Bus,
+        settings: Settings,
+        rooms: RoomService,
+        where: RoomDatabases | None = None,
+    ) -> None:
+        """``where``: the rooms' databases when room databases are listed (subscriptions,
+        webhooks and the outbox stay in ``db``)."""
         clock = rooms.clock
-        self.push = PushSender(db, bus, settings, clock)
+        self.push = PushSender(db, bus, settings, clock, where)
         self.webhooks = WebhookSender(db, settings, clock)
         self.outbox = Outbox(
             db,
@@ -28,8 +38,9 @@ class Notify:
             [self.push, self.webhooks],
             sweep_seconds=settings.notify_sweep_seconds,
             backoff=settings.notify_backoff,
+            rooms=where,
         )
-        self.turns = TurnNotices(db, self.outbox, rooms.tables, clock)
+        self.turns = TurnNotices(db, self.outbox, rooms.tables, clock, rooms=where)
         self.turns.subscribe(rooms.notices)
 
     async def start(self) -> None:

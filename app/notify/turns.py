@@ -47,6 +47,7 @@ from app.store.models import (
     SeatRow,
     WebhookRow,
 )
+from app.store.room_shards import RoomDatabases, position_of_id
 from engine import registry
 
 log = logging.getLogger(__name__)
@@ -205,6 +206,8 @@ class TurnNotices:
     tables: Tables
     clock: Clock
     sweep_seconds: float = SWEEP_SECONDS
+    # Where rooms are when room databases are listed (targets and the outbox stay in ``db``).
+    rooms: RoomDatabases | None = None
     _targets: dict[int, _Cached] = field(default_factory=dict)
     # The read of a room's targets in flight: the moves that come meanwhile wait for it
     # instead of each reading them again (every move of a busy room did, before the first
@@ -284,19 +287,61 @@ class TurnNotices:
             self._targets = {k: v for k, v in self._targets.items() if now - v.read_at < 60}
         return targets
 
+    def _sharded(self) -> RoomDatabases | None:
+        return self.rooms if self.rooms is not None and self.rooms.sharded else None
+
+    async def _subscriptions(
+        self, rooms: RoomDatabases, room_ids: list[int]
+    ) -> dict[int, list[Subscription]]:
+        """The rooms' push subscriptions with room databases: their seats from each room's
+        database, the subscriptions of those seats from ``db``."""
+        by_position: dict[int, list[int]] = {}
+        for room_id in room_ids:
+            by_position.setdefault(position_of_id(room_id), []).append(room_id)
+        seats: dict[int, tuple[int, int]] = {}  # seat row id: (room id, seat number)
+        for position, ids in by_position.items():
+            async with rooms.all[position].readers() as session:
+                for seat_id, room_id, seat in await session.execute(
+                    select(SeatRow.id, SeatRow.room_id, SeatRow.seat).where(
+                        SeatRow.room_id.in_(ids)
+                    )
+                ):
+                    seats[seat_id] = (room_id, seat)
+        subs: dict[int, list[Subscription]] = {}
+        if not seats:
+            return subs
+        async with self.db.readers() as session:
+            for sub_id, seat_id, created in await session.execute(
+                select(
+                    PushSubscriptionRow.id,
+                    PushSubscriptionRow.seat_id,
+                    PushSubscriptionRow.created_at,
+                ).where(PushSubscriptionRow.seat_id.in_(list(seats)))
+            ):
+                room_id, seat = seats[seat_id]
+                subs.setdefault(room_id, []).append(Subscription(sub_id, seat, created))
+        return subs
+
     async def _read_targets(self, room_ids: list[int]) -> dict[int, Targets]:
         subs: dict[int, list[Subscription]] = {}
         hooks: dict[int, list[Hook]] = {}
+        sharded = self._sharded()
+        if sharded is not None:
+            subs = await self._subscriptions(sharded, room_ids)
         async with self.db.readers() as session:
-            for sub_id, room_id, seat, created in await session.execute(
-                select(
-                    PushSubscriptionRow.id,
-                    SeatRow.room_id,
-                    SeatRow.seat,
-                    PushSubscriptionRow.created_at,
+            for sub_id, room_id, seat, created in (
+                []
+                if sharded is not None
+                else await session.execute(
+                    select(
+                        PushSubscriptionRow.id,
+                        SeatRow.room_id,
+                        SeatRow.seat,
+                        PushSubscriptionRow.created_at,
+                    )
+                    .join(SeatRow, SeatRow.id == PushSubscriptionRow.seat_id)
+                    .where(SeatRow.room_id.in_(room_ids))
                 )
-                .join(SeatRow, SeatRow.id == PushSubscriptionRow.seat_id)
-                .where(SeatRow.room_id.in_(room_ids))
             ):
                 subs.setdefault(room_id, []).append(Subscription(sub_id, seat, created))
             for hook_id, table_id, created in await session.execute(
@@ -346,6 +391,9 @@ class TurnNotices:
         """Write what a crash may have left unwritten: every match in play (and every match
         ended since its webhook was made, without its end post) of a room with targets.
         Returns how many matches it looked at."""
+        sharded = self._sharded()
+        if sharded is not None:
+            return await self._sweep_everywhere(sharded)
         hooked = (
             select(WebhookRow.room_id)
             .where(WebhookRow.room_id.is_not(None))
@@ -404,6 +452,16 @@ class TurnNotices:
                     )
                 ).all()
             )
+        return await self._add_for(rows, seats, finished_at)
+
+    async def _add_for(
+        self,
+        rows: Sequence[Any],
+        seats: dict[int, list[SeatRow]],
+        finished_at: dict[int, float],
+    ) -> int:
+        """Write the notifications of these (room, match) rows; how many it looked at."""
+        ids = [room.id for room, _ in rows]
         targets = await self._read_targets(ids)
         notes: list[NewNotification] = []
         for room, match in rows:
@@ -418,6 +476,80 @@ class TurnNotices:
             notes.extend(notes_for(facts, found))
         await self.outbox.add(notes)
         return len(rows)
+
+    async def _sweep_everywhere(self, rooms: RoomDatabases) -> int:
+        """``sweep`` with room databases: which rooms have targets (and which ended matches
+        lack their end post) is read in ``db``, the rooms, matches and seats in each room's
+        database."""
+        async with self.db.readers() as session:
+            hooked = set(
+                (
+                    await session.execute(
+                        select(WebhookRow.room_id)
+                        .where(WebhookRow.room_id.is_not(None))
+                        .union(
+                            select(CircleRoomRow.room_id).join(
+                                WebhookRow, WebhookRow.circle_id == CircleRoomRow.circle_id
+                            )
+                        )
+                    )
+                ).scalars()
+            )
+            pushed_seats = list(
+                (await session.execute(select(PushSubscriptionRow.seat_id).distinct())).scalars()
+            )
+            ended = dict(
+                (
+                    await session.execute(
+                        select(MatchResultRow.room_id, MatchResultRow.finished_at).where(
+                            MatchResultRow.room_id.in_(hooked),
+                            ~select(NotificationRow.id)
+                            .where(
+                                NotificationRow.room_id == MatchResultRow.room_id,
+                                NotificationRow.key.like("hook:end:%"),
+                            )
+                            .exists(),
+                        )
+                    )
+                ).all()
+            )
+        if not hooked and not pushed_seats:
+            return 0
+
+        async def of(db: Database) -> tuple[list[Any], dict[int, list[SeatRow]]]:
+            async with db.readers() as session:
+                pushed = select(SeatRow.room_id).where(SeatRow.id.in_(pushed_seats))
+                rows = (
+                    await session.execute(
+                        select(RoomRow, MatchRow)
+                        .join(MatchRow, MatchRow.room_id == RoomRow.id)
+                        .where(
+                            or_(
+                                (RoomRow.status == "playing")
+                                & or_(RoomRow.id.in_(hooked), RoomRow.id.in_(pushed)),
+                                (RoomRow.status == "finished") & RoomRow.id.in_(list(ended)),
+                            )
+                        )
+                    )
+                ).all()
+                seats: dict[int, list[SeatRow]] = {}
+                if rows:
+                    for seat in (
+                        await session.execute(
+                            select(SeatRow).where(SeatRow.room_id.in_([r.id for r, _ in rows]))
+                        )
+                    ).scalars():
+                        seats.setdefault(seat.room_id, []).append(seat)
+                return list(rows), seats
+
+        rows: list[Any] = []
+        seats: dict[int, list[SeatRow]] = {}
+        for found, held in await asyncio.gather(*(of(db) for db in rooms.all)):
+            rows += found
+            seats.update(held)
+        if not rows:
+            return 0
+        return await self._add_for(rows, seats, ended)
 
 
 def _facts_of_rows(room: RoomRow, match: MatchRow, seats: list[SeatRow]) -> MatchFacts | None:

@@ -29,6 +29,7 @@ from tests.server.conftest import PG_URL
 from tests.support.client import Client, open_room
 from tests.support.server import ProcessServer
 from tests.support.table import play_to_end
+from tests.support.webhook_receiver import WebhookReceiver
 
 pytestmark = [pytest.mark.postgres]
 
@@ -94,6 +95,8 @@ def server(schema: str, room_urls: list[str]) -> Iterator[ProcessServer]:
             "COVEN_DB_POOL_SIZE": "2",
             "COVEN_DB_POOL_OVERFLOW": "2",
             "COVEN_MOVE_POOL_SIZE": "2",
+            "COVEN_WEBHOOK_ALLOW_PRIVATE": "1",
+            "COVEN_NOTIFY_SWEEP_SECONDS": "0.1",
         }
     ).start()
     try:
@@ -408,3 +411,48 @@ async def test_only_a_deployment_with_room_databases_drops_the_keys_to_rooms(
         ("notifications", "rooms"),
         ("push_subscriptions", "seats"),
     }
+
+
+async def test_a_table_in_a_room_database_posts_its_turns_and_end_to_its_webhook(
+    server: ProcessServer, sql: Sql
+) -> None:
+    """The host sets a webhook (a stand-in receiver on 127.0.0.1): the turns and the end are
+    posted, each with the table's link, each once. The notifications lost (as if the worker
+    died before writing them), a worker starting up sweeps every database and posts the end
+    again."""
+    with WebhookReceiver() as receiver:
+        code, seated = await room_in(server.url, 1, ["Hild", "Isla"])
+        hook = await seated[0].http.put(
+            f"/api/rooms/{code}/webhook", json={"url": receiver.url("/t"), "format": "slack"}
+        )
+        assert hook.status_code == 200, hook.text
+        await play(server.url, code, seated)
+        link = f"/r/{code}"
+
+        async def sent(kind: str) -> list[Any]:
+            return await sql.run(
+                0,
+                "SELECT key FROM notifications WHERE key LIKE $1 AND outcome = 'sent'",
+                f"hook:{kind}:%",
+            )
+
+        deadline = time.monotonic() + 20
+        while not (await sent("end") and await sent("turn")):
+            assert time.monotonic() < deadline, "the turn and end posts were never sent"
+            await asyncio.sleep(0.1)
+        await asyncio.sleep(1.0)  # a post sent twice would show by now
+        posts = receiver.received()
+        assert len(posts) == len(await sent("end")) + len(await sent("turn")) >= 2
+        assert all(link in p.json()["text"] for p in posts)
+
+        [room] = await sql.run(2, "SELECT id FROM rooms WHERE code = $1", code)
+        await sql.run(0, "DELETE FROM notifications WHERE room_id = $1", room["id"])
+        again = ProcessServer(dict(server.env)).start()  # its sweep runs as it starts
+        try:
+            await receiver.until(lambda r: len(r) > len(posts), timeout=20, what="the end again")
+        finally:
+            again.stop()
+        assert link in receiver.received()[-1].json()["text"]
+        assert len(await sent("end")) == 1
+    for client in seated:
+        await client.close()
