@@ -16,7 +16,6 @@ before anything else; automatic steps there carry the round's end and the marker
 from __future__ import annotations
 
 from collections.abc import Callable
-from operator import attrgetter
 
 from engine import memo
 from engine.memo import same
@@ -435,9 +434,14 @@ def finish(state: State, events: list[Event]) -> None:
 
 def _overflow(state: State) -> bool:
     """Push an overflow discard for the first seat over its reserve limit, if any."""
-    # the usual case, first (in C: this runs before every automatic step): no reserve above
-    # the lowest limit (list's own iterator: reading every seat must not copy them all)
-    if max(map(sum, map(_energy, list.__iter__(state.seats)))) <= readings.RESERVE_LIMIT:
+    # the usual case, first (this runs before every automatic step): no reserve above the
+    # lowest limit (list's own iterator: reading every seat must not copy them all)
+    limit = readings.RESERVE_LIMIT
+    for p in _list_iter(state.seats):
+        e = p.energy
+        if e[0] + e[1] + e[2] + e[3] > limit:
+            break
+    else:
         return False
     seats = state.seats_to_read()
     start = state.turn.seat if state.turn else state.first_player
@@ -453,7 +457,7 @@ def _overflow(state: State) -> bool:
     return False
 
 
-_energy = attrgetter("energy")
+_list_iter = list.__iter__
 overflow_check.append(_overflow)
 
 
@@ -467,11 +471,13 @@ def transmute_options(state: State, seat: int) -> list[Action]:
     player = state.seats[seat]
     pool = amulet_pool(player)
     out: list[Action] = []
+    append = out.append  # loops, not comprehensions (a frame each): every main step lists these
+    energy = player.energy
     for k, e in enumerate(ENERGIES):
-        out += [{"type": "transmute", "energy": e, "count": n}
-                for n in range(1, player.energy[k] + 1)]
-        out += [{"type": "transmute", "energy": e, "count": n, "amulet": True}
-                for n in range(1, pool[k] + 1)]
+        for n in range(1, energy[k] + 1):
+            append({"type": "transmute", "energy": e, "count": n})
+        for n in range(1, pool[k] + 1):
+            append({"type": "transmute", "energy": e, "count": n, "amulet": True})
     return out
 
 

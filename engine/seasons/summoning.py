@@ -88,6 +88,9 @@ def summon_terms(state: State, seat: int) -> tuple[int, list[int], int]:
     return owed, amulet_pool(player), reductions
 
 
+_COSTS: dict[tuple[int, int], dict[int, tuple[int, ...]]] = {}
+"""(players, edition) → card → its printed cost as (crystals, air, water, fire, earth)."""
+
 _seat = list.__getitem__
 """A seat as the state holds it now, read without ``SeatsInWork``'s copy (to read only)."""
 
@@ -127,13 +130,23 @@ def hand_summons(state: State, seat: int) -> list[Action]:
     afford = player.crystals - owed
     a, w, f, e = player.energy
     players, edition = state.players, state.edition
+    costs = _COSTS.get((players, edition))
+    if costs is None:
+        costs = _COSTS[players, edition] = {}
     out: list[Action] = []
     for card in sorted(set(player.hand)):
         if plain and card not in choosers:
-            printed = _PRINTED.get((card, players, edition)) or printed_cost(card, players, edition)
-            cost = printed.energy
-            if (printed.crystals <= afford and cost[0] <= a and cost[1] <= w and cost[2] <= f
-                    and cost[3] <= e):
+            cost = costs.get(card)
+            if cost is None:
+                printed = printed_cost(card, players, edition)
+                cost = costs[card] = (printed.crystals, *printed.energy)
+            if (
+                cost[0] <= afford
+                and cost[1] <= a
+                and cost[2] <= w
+                and cost[3] <= f
+                and cost[4] <= e
+            ):
                 out.append({"type": "summon", "card": card})
         else:
             out += _summon_ways(state, seat, player, card, terms)

@@ -44,15 +44,19 @@ def options(prod: Production) -> list[Action]:
         if trigger == "potion":
             actions += [{"type": "potion", "ingredient": name} for name in INGREDIENTS]
         elif trigger == "raven":
-            kinds = [k for k in range(5) if prod.workbench[k]]
-            seen: set[tuple[int, ...]] = set()
+            workbench = prod.workbench
+            kinds = [k for k in range(5) if workbench[k]]
+            # each pick is distinct (combinations_with_replacement); only its own types can be
+            # short on the workbench
             for size in range(1, readings.RAVEN_REMOVES + 1):
                 for pick in combinations_with_replacement(kinds, size):
                     vec = [0, 0, 0, 0, 0]
                     for k in pick:
                         vec[k] += 1
-                    if all(vec[k] <= prod.workbench[k] for k in range(5)) and pick not in seen:
-                        seen.add(pick)
+                    for k in pick:
+                        if vec[k] > workbench[k]:
+                            break
+                    else:
                         actions.append({"type": "raven", "remove": cube_dict(vec)})
         elif trigger == "book":
             actions += [

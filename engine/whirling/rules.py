@@ -329,9 +329,17 @@ def _brew_options(state: State, witch: Witch) -> list[Action]:
     if prod.triggers:
         return arcana.options(prod)
     actions: list[Action] = []
-    for recipe, face in row(state, witch):
-        if recipe.id not in prod.used:
-            actions += brewing.uses(recipe.id, face, prod)
+    used = prod.used
+    # row(state, witch), inlined: her personality's recipe (if any), then the played cards
+    card = personalities.personality(witch)
+    own = card.recipe if card is not None else None
+    if own is not None and own.id not in used:
+        actions += brewing.uses(own.id, own.side(witch.rotated_own), prod)
+    recipes = state.recipes
+    for rid, rotated in witch.tableau:
+        if rid not in used:
+            recipe = recipes[rid]
+            actions += brewing.uses(rid, recipe.back if rotated else recipe.face, prod)
     actions += personalities.scholar_options(witch)
     actions += personalities.claim_options(witch)
     actions.append({"type": "done"})
