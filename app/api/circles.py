@@ -39,7 +39,7 @@ class CircleServices:
 
     def __init__(self, profiles: ProfileService) -> None:
         db = profiles.store.db
-        self.circles = Circles(CircleStore(db))
+        self.circles = Circles(CircleStore(db, profiles.rooms))
         self.home = HomeTables(db, profiles.rooms)
 
 

@@ -32,6 +32,7 @@ from app.store.models import (
     RoomRow,
     SeatRow,
 )
+from app.store.room_shards import RoomDatabases
 
 # How many of each member's newest matches the circle's recent matches are looked for in.
 SCAN_PER_MEMBER = 200
@@ -42,8 +43,11 @@ class CircleFull(Exception):
 
 
 class CircleStore:
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Database, rooms: RoomDatabases | None = None) -> None:
         self.db = db
+        # Where rooms are when room databases are listed (circles and their marks of rooms,
+        # ``circle_rooms``, stay in ``db``).
+        self.rooms = rooms if rooms is not None and rooms.sharded else None
 
     # -- circles ------------------------------------------------------------------------------
 
@@ -244,6 +248,10 @@ class CircleStore:
         worth showing); at most ``per_circle`` each."""
         if not circle_ids:
             return {}
+        if self.rooms is not None:
+            return await self._open_tables_everywhere(
+                self.rooms, circle_ids, waiting_since=waiting_since, per_circle=per_circle
+            )
         async with self.db.read() as session:
             rows = (
                 await session.execute(
@@ -263,6 +271,60 @@ class CircleStore:
                 if len(listed) < per_circle:
                     listed.append(room)
             seats = await room_seats(session, [r.id for rs in tables.values() for r in rs])
+        return {
+            circle_id: [open_table(r, seats.get(r.id, ())) for r in rooms]
+            for circle_id, rooms in tables.items()
+        }
+
+    async def _open_tables_everywhere(
+        self,
+        rooms: RoomDatabases,
+        circle_ids: Collection[int],
+        *,
+        waiting_since: float,
+        per_circle: int,
+    ) -> dict[int, list[OpenTable]]:
+        """``open_tables`` with room databases: the circles' rooms from ``db``, each room and
+        its seats from its own database (one read of each that holds some)."""
+        async with self.db.readers() as session:
+            marks = (
+                await session.execute(
+                    select(CircleRoomRow.circle_id, CircleRoomRow.room_id).where(
+                        CircleRoomRow.circle_id.in_(list(circle_ids))
+                    )
+                )
+            ).all()
+        circles_of: dict[int, list[int]] = {}
+        for circle_id, room_id in marks:
+            circles_of.setdefault(room_id, []).append(circle_id)
+        found: list[RoomRow] = []
+        seats: dict[int, tuple[TableSeat, ...]] = {}
+        for db, ids in rooms.grouped(circles_of).items():
+            async with db.readers() as session:
+                held = (
+                    (
+                        await session.execute(
+                            select(RoomRow).where(
+                                RoomRow.id.in_(ids),
+                                (RoomRow.status == "playing")
+                                | (
+                                    (RoomRow.status == "open")
+                                    & (RoomRow.created_at >= waiting_since)
+                                ),
+                            )
+                        )
+                    )
+                    .scalars()
+                    .all()
+                )
+                found += held
+                seats.update(await room_seats(session, [r.id for r in held]))
+        tables: dict[int, list[RoomRow]] = {}
+        for room in sorted(found, key=lambda r: -r.created_at):
+            for circle_id in circles_of[room.id]:
+                listed = tables.setdefault(circle_id, [])
+                if len(listed) < per_circle:
+                    listed.append(room)
         return {
             circle_id: [open_table(r, seats.get(r.id, ())) for r in rooms]
             for circle_id, rooms in tables.items()
@@ -317,24 +379,36 @@ class CircleStore:
             .having(func.count(func.distinct(seen.c.profile_id)) >= 2)
         )
         for_circle = select(CircleRoomRow.room_id).where(CircleRoomRow.circle_id == circle_id)
+        recent = (
+            select(
+                MatchResultRow.match_id,
+                RoomRow.code,
+                MatchResultRow.game_id,
+                MatchResultRow.finished_at,
+            )
+            .where(MatchResultRow.match_id.in_(together) | MatchResultRow.room_id.in_(for_circle))
+            .order_by(MatchResultRow.finished_at.desc(), MatchResultRow.match_id.desc())
+            .limit(limit)
+        )
         async with self.db.read() as session:
-            matches = (
-                await session.execute(
-                    select(
-                        MatchResultRow.match_id,
-                        RoomRow.code,
-                        MatchResultRow.game_id,
-                        MatchResultRow.finished_at,
-                    )
-                    .join(RoomRow, RoomRow.id == MatchResultRow.room_id)
-                    .where(
-                        MatchResultRow.match_id.in_(together)
-                        | MatchResultRow.room_id.in_(for_circle)
-                    )
-                    .order_by(MatchResultRow.finished_at.desc(), MatchResultRow.match_id.desc())
-                    .limit(limit)
+            if self.rooms is None:
+                recent = recent.join(RoomRow, RoomRow.id == MatchResultRow.room_id)
+                matches: Sequence[Any] = (await session.execute(recent)).all()
+            else:
+                # The rooms' codes from their own databases (history is in ``db``).
+                matches = await self._with_codes(
+                    self.rooms,
+                    (
+                        await session.execute(
+                            recent.with_only_columns(
+                                MatchResultRow.match_id,
+                                MatchResultRow.room_id,
+                                MatchResultRow.game_id,
+                                MatchResultRow.finished_at,
+                            )
+                        )
+                    ).all(),
                 )
-            ).all()
             if not matches:
                 return []
             players = (
@@ -363,6 +437,23 @@ class CircleStore:
         return [
             PlayedMatch(code, game_id, finished_at, tuple(seats.get(match_id, ())))
             for match_id, code, game_id, finished_at in matches
+        ]
+
+    @staticmethod
+    async def _with_codes(
+        rooms: RoomDatabases, found: Sequence[Any]
+    ) -> list[tuple[int, str, str, float]]:
+        """(match, room id, game, finished at) rows as (match, code, game, finished at), each
+        code read in its room's database (a room gone since: its match is left out)."""
+        codes: dict[int, str] = {}
+        for db, ids in rooms.grouped({row[1] for row in found}).items():
+            async with db.readers() as session:
+                query = select(RoomRow.id, RoomRow.code).where(RoomRow.id.in_(ids))
+                codes.update((room_id, code) for room_id, code in await session.execute(query))
+        return [
+            (match_id, codes[room_id], game_id, finished_at)
+            for match_id, room_id, game_id, finished_at in found
+            if room_id in codes
         ]
 
 

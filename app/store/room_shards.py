@@ -29,7 +29,7 @@ import asyncio
 import contextlib
 import hashlib
 import heapq
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Iterable, Sequence
 from typing import Any
 
 from sqlalchemy import text
@@ -205,6 +205,13 @@ class RoomDatabases:
     def of(self, row_id: int) -> Database:
         """The database of this room id or match id."""
         return self.all[position_of_id(row_id)] if self.sharded else self.default
+
+    def grouped(self, ids: Iterable[int]) -> dict[Database, list[int]]:
+        """Room or match ids by the database that holds them."""
+        found: dict[Database, list[int]] = {}
+        for row_id in ids:
+            found.setdefault(self.of(row_id), []).append(row_id)
+        return found
 
     def by_code(self, code: str) -> list[Database]:
         """The databases to ask for a room by its code, the likeliest first (its hash's, then

@@ -456,3 +456,62 @@ async def test_a_table_in_a_room_database_posts_its_turns_and_end_to_its_webhook
         assert len(await sent("end")) == 1
     for client in seated:
         await client.close()
+
+
+async def test_a_circle_lists_its_tables_matches_and_rematch_in_room_databases(
+    server: ProcessServer,
+) -> None:
+    """Jo opens tables for her circle until there is one in each room database: the circle
+    lists them all, newest first; a match played at one is among the circle's matches, and
+    its rematch is the circle's table too."""
+    url = server.url
+    jo = httpx.AsyncClient(base_url=url, headers={"Origin": url}, timeout=10)
+    kit = httpx.AsyncClient(base_url=url, headers={"Origin": url}, timeout=10)
+    try:
+        for who, name in ((jo, "Jo"), (kit, "Kit")):
+            made = await who.post("/api/profile", json={"name": name})
+            assert made.status_code == 201, made.text
+        made = await jo.post("/api/circles", json={"name": "Moonlit"})
+        assert made.status_code == 201, made.text
+        circle, invite = made.json()["circle"]["public_id"], made.json()["invite"]["code"]
+        joined = await kit.post("/api/circle-invite/join", json={"code": invite})
+        assert joined.status_code == 200, joined.text
+        opened: list[tuple[str, str]] = []  # (code, host's token), oldest first
+        while {room_database_index(c, 2) for c, _ in opened} != {0, 1}:
+            assert len(opened) < 8, "no table landed in one of the room databases"
+            room = await jo.post(
+                "/api/rooms",
+                json={
+                    "game": "test-guess",
+                    "name": "Jo",
+                    "visibility": "private",
+                    "circle": circle,
+                },
+            )
+            assert room.status_code == 201, room.text
+            opened.append((room.json()["room"]["code"], room.json()["token"]))
+        newest_first = [c for c, _ in reversed(opened)]
+        page = (await kit.get(f"/api/circles/{circle}")).json()
+        assert [t["code"] for t in page["tables"]] == newest_first
+        mine = (await kit.get("/api/circles")).json()
+        assert [t["code"] for t in mine[0]["tables"]] == newest_first
+
+        code, host_token = opened[-1]
+        seat = await kit.post(f"/api/rooms/{code}/join", json={"name": "Kit"})
+        assert seat.status_code == 200, seat.text
+        seated = [Client(url, host_token, 0), Client(url, seat.json()["token"], 1)]
+        await play(url, code, seated)
+        await recorded(url, code)
+        page = (await kit.get(f"/api/circles/{circle}")).json()
+        assert [m["room"] for m in page["matches"]] == [code]
+        pressed = await seated[0].http.post(f"/api/rooms/{code}/rematch", json={})
+        assert pressed.status_code == 200, pressed.text
+        new = pressed.json()["code"]
+        page = (await kit.get(f"/api/circles/{circle}")).json()
+        assert page["tables"][0]["code"] == new
+        assert code not in [t["code"] for t in page["tables"]]  # finished
+        for client in seated:
+            await client.close()
+    finally:
+        await jo.aclose()
+        await kit.aclose()
