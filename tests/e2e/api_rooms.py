@@ -15,6 +15,8 @@ from typing import Any
 import httpx
 from websockets.sync.client import connect
 
+from tests.support.client import LIMITS
+
 MAX_PLAYERS = {"whirling-witchcraft": 5, "witchs-brew": 5, "seasons": 4}
 
 
@@ -40,6 +42,7 @@ class HostedRoom:
             base_url=f"{url}/api/rooms/{self.code}",
             headers={"Authorization": f"Bearer {self.token}"},
             timeout=10,
+            limits=LIMITS,
         )
 
     def page_url(self, lang: str) -> str:

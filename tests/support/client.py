@@ -15,6 +15,10 @@ import websockets
 from websockets.asyncio.client import ClientConnection
 
 TIMEOUT = 10.0
+# A kept-alive connection is dropped after this long idle, well before the server's own limit
+# (uvicorn closes one idle for 5 s): at the same 5 s a request could go out on a connection the
+# server was closing ("Server disconnected" on a loaded machine).
+LIMITS = httpx.Limits(keepalive_expiry=2.0)
 
 
 class Client:
@@ -23,7 +27,9 @@ class Client:
         self.token = token
         self.seat = seat
         headers = {"Authorization": f"Bearer {token}"} if token else {}
-        self.http = httpx.AsyncClient(base_url=url, headers=headers, timeout=TIMEOUT)
+        self.http = httpx.AsyncClient(
+            base_url=url, headers=headers, timeout=TIMEOUT, limits=LIMITS
+        )
         self.ws: ClientConnection | None = None
         self.messages: list[dict[str, Any]] = []
         self.state: dict[str, Any] | None = None
@@ -150,7 +156,7 @@ async def open_room(
     turn_seconds: float | None = None,
 ) -> tuple[str, list[Client]]:
     """Create a room with ``names[0]`` as host, seat the others; returns unconnected clients."""
-    async with httpx.AsyncClient(base_url=url, timeout=TIMEOUT) as http:
+    async with httpx.AsyncClient(base_url=url, timeout=TIMEOUT, limits=LIMITS) as http:
         body: dict[str, Any] = {
             "game": game,
             "name": names[0],
