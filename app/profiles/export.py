@@ -6,9 +6,10 @@ of the passkeys their public credential ids and dates.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import Executable, select
 
 from app.store.database import Database
 from app.store.models import (
@@ -21,13 +22,16 @@ from app.store.models import (
     RoomRow,
     SeatRow,
 )
+from app.store.room_shards import RoomDatabases
 
 FORMAT = "coven-profile-export/1"
 
 
 class ProfileExport:
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Database, rooms: RoomDatabases | None = None) -> None:
         self.db = db
+        # Where seats and rooms are when room databases are listed (history stays in ``db``).
+        self.rooms = rooms if rooms is not None and rooms.sharded else None
 
     async def export(self, profile_id: int, now: float) -> dict[str, Any]:
         async with self.db.read() as session:
@@ -48,38 +52,49 @@ class ProfileExport:
                     .order_by(PasskeyRow.created_at)
                 )
             ).all()
-            seats = (
-                await session.execute(
-                    select(
-                        RoomRow.code,
-                        RoomRow.game_id,
-                        RoomRow.name,
-                        RoomRow.status,
-                        RoomRow.created_at,
-                        SeatRow.seat,
-                        SeatRow.name,
-                    )
-                    .join(RoomRow, RoomRow.id == SeatRow.room_id)
-                    .where(SeatRow.profile_id == profile_id)
-                    .order_by(RoomRow.created_at)
+            seats_query = (
+                select(
+                    RoomRow.code,
+                    RoomRow.game_id,
+                    RoomRow.name,
+                    RoomRow.status,
+                    RoomRow.created_at,
+                    SeatRow.seat,
+                    SeatRow.name,
                 )
-            ).all()
-            matches = (
-                await session.execute(
-                    select(
-                        MatchPlayerRow, RoomRow.code, MatchResultRow.players, MatchResultRow.rated
-                    )
-                    .join(MatchResultRow, MatchResultRow.match_id == MatchPlayerRow.match_id)
-                    .join(RoomRow, RoomRow.id == MatchResultRow.room_id)
-                    .where(MatchPlayerRow.profile_id == profile_id)
-                    .order_by(MatchPlayerRow.finished_at)
+                .join(RoomRow, RoomRow.id == SeatRow.room_id)
+                .where(SeatRow.profile_id == profile_id)
+                .order_by(RoomRow.created_at)
+            )
+            matches_query = (
+                select(
+                    MatchPlayerRow,
+                    MatchResultRow.room_id,
+                    MatchResultRow.players,
+                    MatchResultRow.rated,
                 )
-            ).all()
+                .join(MatchResultRow, MatchResultRow.match_id == MatchPlayerRow.match_id)
+                .where(MatchPlayerRow.profile_id == profile_id)
+                .order_by(MatchPlayerRow.finished_at)
+            )
+            if self.rooms is None:
+                seats: Sequence[Any] = (await session.execute(seats_query)).all()
+                matches: Sequence[Any] = (
+                    await session.execute(
+                        matches_query.add_columns(RoomRow.code).join(
+                            RoomRow, RoomRow.id == MatchResultRow.room_id
+                        )
+                    )
+                ).all()
+            else:
+                matches = (await session.execute(matches_query)).all()
             ratings = (
                 (await session.execute(select(RatingRow).where(RatingRow.profile_id == profile_id)))
                 .scalars()
                 .all()
             )
+        if self.rooms is not None:
+            seats, matches = await self._in_room_databases(self.rooms, seats_query, matches)
         return {
             "format": FORMAT,
             "exported_at": now,
@@ -122,7 +137,7 @@ class ProfileExport:
                     "score": row.score,
                     "stats": row.stats,
                 }
-                for row, code, players, rated in matches
+                for row, _, players, rated, code in matches
             ],
             "ratings": [
                 {
@@ -136,3 +151,21 @@ class ProfileExport:
                 for r in ratings
             ],
         }
+
+    @staticmethod
+    async def _in_room_databases(
+        rooms: RoomDatabases, seats_query: Executable, matches: Sequence[Any]
+    ) -> tuple[list[Any], list[Any]]:
+        """Her seats from every database (oldest room first), and her matches with each
+        room's code read in its own database (a room gone since: no code)."""
+        seats: list[Any] = []
+        for db in rooms.all:
+            async with db.readers() as session:
+                seats += (await session.execute(seats_query)).all()
+        seats.sort(key=lambda row: row[4])
+        codes: dict[int, str] = {}
+        for db, ids in rooms.grouped({row[1] for row in matches}).items():
+            async with db.readers() as session:
+                query = select(RoomRow.id, RoomRow.code).where(RoomRow.id.in_(ids))
+                codes.update((room_id, code) for room_id, code in await session.execute(query))
+        return seats, [(*row, codes.get(row[1])) for row in matches]

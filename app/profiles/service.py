@@ -53,9 +53,9 @@ class ProfileService:
         self.settings = settings
         self.clock = clock
         self.rooms = rooms
-        self.store = ProfileStore(db)
+        self.store = ProfileStore(db, rooms)
         self.claims = Claims(db, rooms)
-        self.exports = ProfileExport(db)
+        self.exports = ProfileExport(db, rooms)
         self.seats = ProfileSeats(db, rooms)
         challenges = Challenges(db)
         self.passkeys = Passkeys(self.store, challenges, clock)

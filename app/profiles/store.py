@@ -5,6 +5,7 @@ from __future__ import annotations
 import secrets
 
 from sqlalchemy import delete, func, select, update
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.profiles.records import Holder, Passkey, Profile
 from app.rooms.seating import table_name
@@ -20,6 +21,7 @@ from app.store.models import (
     RoomRow,
     SeatRow,
 )
+from app.store.room_shards import RoomDatabases
 
 # A key's last use is written at most this often: reading a profile on every request must
 # not cost a write each time.
@@ -35,8 +37,11 @@ def new_public_id() -> str:
 
 
 class ProfileStore:
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Database, rooms: RoomDatabases | None = None) -> None:
         self.db = db
+        # Where seats, chat and rooms are when room databases are listed (profiles and
+        # history stay in ``db``).
+        self.rooms = rooms if rooms is not None and rooms.sharded else None
 
     # -- profiles and the keys that hold them ---------------------------------------------------
 
@@ -116,32 +121,16 @@ class ProfileStore:
         ``former_name``, marked ``former``; her chat lines in those rooms lose her name too,
         and so do the tables she opened (named after her). The codes of the rooms whose seats
         she held."""
+        codes: set[str] = set()
+        if self.rooms is not None:
+            # Each room database's seats, chat and tables first, then her profile: a deletion
+            # cut short leaves her profile, and deleting again finishes it.
+            for rooms in self.rooms.all:
+                async with rooms.write() as session:
+                    codes |= await _forget_seats(session, profile_id, former_name)
         async with self.db.write() as session:
-            seats = (
-                await session.execute(
-                    select(SeatRow.room_id, SeatRow.seat, SeatRow.name, RoomRow.code, RoomRow.name)
-                    .join(RoomRow, RoomRow.id == SeatRow.room_id)
-                    .where(SeatRow.profile_id == profile_id)
-                )
-            ).all()
-            for room_id, seat, seat_name, _, room_name in seats:
-                await session.execute(
-                    update(ChatRow)
-                    .where(ChatRow.room_id == room_id, ChatRow.seat == seat)
-                    .values(name=former_name)
-                )
-                # (a rematch keeps the first table's name, whichever seat she has there)
-                if room_name == table_name(seat_name):
-                    await session.execute(
-                        update(RoomRow)
-                        .where(RoomRow.id == room_id)
-                        .values(name=table_name(former_name))
-                    )
-            await session.execute(
-                update(SeatRow)
-                .where(SeatRow.profile_id == profile_id)
-                .values(profile_id=None, former=True, name=former_name)
-            )
+            if self.rooms is None:
+                codes |= await _forget_seats(session, profile_id, former_name)
             await session.execute(
                 update(MatchPlayerRow)
                 .where(MatchPlayerRow.profile_id == profile_id)
@@ -151,7 +140,7 @@ class ProfileStore:
             for table in (ProfileKeyRow, PasskeyRow, AuthChallengeRow, RatingRow):
                 await session.execute(delete(table).where(table.profile_id == profile_id))
             await session.execute(delete(ProfileRow).where(ProfileRow.id == profile_id))
-        return sorted({code for _, _, _, code, _ in seats})
+        return sorted(codes)
 
     # -- passkeys -------------------------------------------------------------------------------
 
@@ -220,3 +209,32 @@ def _key(profile_id: int, secret_hash: str, via: str, now: float) -> ProfileKeyR
     return ProfileKeyRow(
         profile_id=profile_id, secret_hash=secret_hash, via=via, created_at=now, last_used_at=now
     )
+
+
+async def _forget_seats(session: AsyncSession, profile_id: int, former_name: str) -> set[str]:
+    """Her seats keep their places under ``former_name``, marked ``former``; her chat lines in
+    those rooms and the tables named after her lose her name; the codes of those rooms."""
+    seats = (
+        await session.execute(
+            select(SeatRow.room_id, SeatRow.seat, SeatRow.name, RoomRow.code, RoomRow.name)
+            .join(RoomRow, RoomRow.id == SeatRow.room_id)
+            .where(SeatRow.profile_id == profile_id)
+        )
+    ).all()
+    for room_id, seat, seat_name, _, room_name in seats:
+        await session.execute(
+            update(ChatRow)
+            .where(ChatRow.room_id == room_id, ChatRow.seat == seat)
+            .values(name=former_name)
+        )
+        # (a rematch keeps the first table's name, whichever seat she has there)
+        if room_name == table_name(seat_name):
+            await session.execute(
+                update(RoomRow).where(RoomRow.id == room_id).values(name=table_name(former_name))
+            )
+    await session.execute(
+        update(SeatRow)
+        .where(SeatRow.profile_id == profile_id)
+        .values(profile_id=None, former=True, name=former_name)
+    )
+    return {code for _, _, _, code, _ in seats}

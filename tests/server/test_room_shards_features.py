@@ -328,11 +328,30 @@ async def test_a_claim_my_tables_and_seat_here_reach_seats_in_room_databases(
         taken = await phone.post(f"/api/rooms/{playing}/seat-here", json={})
         assert taken.status_code == 200, taken.text
         token = taken.json()["token"]
+
+        # Her export names both seats and her match, read in their databases.
+        export = (await phone.get("/api/profile/export")).json()
+        assert [x["room"] for x in export["seats"]] == [finished, playing]
+        assert [x["room"] for x in export["matches"]] == [finished]
     async with httpx.AsyncClient(
         base_url=server.url, headers={"Authorization": f"Bearer {token}"}, timeout=10
     ) as fresh:
         state = (await fresh.get(f"/api/rooms/{playing}/state")).json()
         assert state["seat"] == 0  # the fresh token holds her seat
+
+    # Deleted, nothing of her stays in either room database: her seats are a former player's.
+    async with httpx.AsyncClient(
+        base_url=server.url, headers={"Origin": server.url}, timeout=10, cookies=phone.cookies
+    ) as same:
+        assert (await same.delete("/api/profile")).status_code == 204
+    for position, code in ((1, finished), (2, playing)):
+        rows = await sql.run(
+            position,
+            "SELECT s.profile_id, s.former FROM seats s JOIN rooms r ON r.id = s.room_id "
+            "WHERE r.code = $1 AND s.seat = 0",
+            code,
+        )
+        assert [tuple(r) for r in rows] == [(None, True)]
     for client in [*seated, *at_play]:
         await client.close()
 
