@@ -17,10 +17,9 @@ count) read every database and merge.
 
 This is the ``Repository`` the room layer uses: the same class, each method sent to the
 room's own database. The stores beside the room layer that read room rows (results and
-ratings) take a ``RoomDatabases``: which ``Database`` holds a room or match id, and all of
-them. What is NOT sharded yet (it reads room rows in the default database only): rematches,
-notifications, profiles' claimed seats and "my tables", circles' rooms — see
-docs/CAPACITY.md, "Rooms in several databases".
+ratings, profiles' seats and My tables, rematches, notifications, circles' tables) take a
+``RoomDatabases``: which ``Database`` holds a room or match id, and all of them — see
+docs/CAPACITY.md, "Rooms in several databases", for what follows and what is not covered.
 """
 
 from __future__ import annotations
