@@ -132,7 +132,9 @@ def _draft_pick(state: State, seat: int, action: Action, events: list[Event]) ->
         assert p.pick is not None
         p.hand.append(p.pick)
         p.hand.sort()
-        p.draft.remove(p.pick)
+        draft = p.draft[:]  # replaced, never changed in place: Player.copy shares it
+        draft.remove(p.pick)
+        p.draft = draft
         p.pick = None
         rest.append(p.draft)
     for s in range(state.players):
@@ -181,8 +183,9 @@ def _build_options(state: State, seat: int) -> list[Action]:
 def _to_library(state: State, seat: int, action: Action, events: list[Event]) -> None:
     player = state.seats[seat]
     player.hand.remove(action["card"])
-    player.libraries[action["library"] - 2].append(action["card"])
-    player.libraries[action["library"] - 2].sort()
+    # a library is replaced, never changed in place: Player.copy shares it
+    i = action["library"] - 2
+    player.libraries[i] = sorted([*player.libraries[i], action["card"]])
 
 
 def _reset_libraries(state: State, seat: int, action: Action, events: list[Event]) -> None:

@@ -129,16 +129,18 @@ class Player:
     def copy(self) -> Player:
         """A copy for ``apply`` to change. Its list of cards in play is its own, the cards in
         it are still the previous state's: most steps change no card in play, so each is
-        copied only when a rule asks to change one (``own_entries``, ``own_entry``)."""
+        copied only when a rule asks to change one (``own_entries``, ``own_entry``). Its
+        draft and its two libraries are the previous state's lists too: a rule replaces them,
+        never changes one in place (a library is replaced in its own pair of libraries)."""
         return Player(
             self.crystals,
             self.energy[:],
             self.gauge,
             self.bonus_used,
             self.hand[:],
-            [self.libraries[0][:], self.libraries[1][:]],
+            self.libraries[:],  # each library is replaced, never changed in place
             self.in_play[:],
-            self.draft[:],
+            self.draft,  # replaced, never changed in place
             self.pick,
             self.built,
             self.die,

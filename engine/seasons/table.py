@@ -143,11 +143,11 @@ def token_value(state: State, seat: int, energy: int, bonus: int = 0) -> int:
 
 def transmute_extra(state: State, seat: int) -> int:
     bonuses = cards_with("transmute_bonus")
-    return sum(
-        effect_of(e.card).transmute_bonus(state, seat, e)
-        for e in state.seats_to_read()[seat].in_play
-        if e.card in bonuses
-    )
+    extra = 0
+    for e in state.seats_to_read()[seat].in_play:  # a loop, not a generator: every transmute
+        if e.card in bonuses:
+            extra += effect_of(e.card).transmute_bonus(state, seat, e)
+    return extra
 
 
 # --- the summoning gauge -----------------------------------------------------------------------
