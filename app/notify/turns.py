@@ -306,7 +306,10 @@ class TurnNotices:
                         SeatRow.room_id.in_(ids)
                     )
                 ):
-                    seats[seat_id] = (room_id, seat)
+                    # A seat numbered in its database's range (one made there before seats
+                    # were numbered so has an id another database may use: left out).
+                    if position_of_id(seat_id) == position:
+                        seats[seat_id] = (room_id, seat)
         subs: dict[int, list[Subscription]] = {}
         if not seats:
             return subs

@@ -55,6 +55,12 @@ MAX_ROOM_DATABASES = 20
 # The sequences whose numbers say where a room is (the rest need no range: they are never
 # looked up without their room or match).
 NUMBERED_TABLES = ("rooms", "matches")
+# Numbered in the same ranges from the first start that knows it, without refusing a database
+# whose older rows are numbered from 1: a seat id is named from the default database (a Web
+# Push subscription's ``seat_id``), so it must not mean two seats. Seats made in a room
+# database before then keep their low ids (their subscriptions get no push: see
+# docs/CAPACITY.md).
+RANGED_TABLES = ("seats",)
 
 
 class RoomDatabaseMismatch(RuntimeError):
@@ -111,6 +117,34 @@ async def claim_id_range(engine: AsyncEngine, position: int) -> None:
                 text(
                     f"ALTER SEQUENCE {sequence} MINVALUE {low} MAXVALUE {high} "
                     f"START WITH {low} RESTART WITH {low} NO CYCLE"
+                )
+            )
+        for table in RANGED_TABLES:
+            sequence = (
+                await conn.execute(text("SELECT pg_get_serial_sequence(:t, 'id')"), {"t": table})
+            ).scalar_one()
+            bounds = (
+                await conn.execute(
+                    text(
+                        "SELECT seqmin, seqmax FROM pg_sequence "
+                        "WHERE seqrelid = CAST(:s AS regclass)"
+                    ),
+                    {"s": sequence},
+                )
+            ).one()
+            if (bounds[0], bounds[1]) == (low, high):
+                continue
+            top = (
+                await conn.execute(
+                    text(f"SELECT max(id) FROM {table} WHERE id BETWEEN :low AND :high"),
+                    {"low": low, "high": high},
+                )
+            ).scalar_one()
+            start = low if top is None else top + 1
+            await conn.execute(
+                text(
+                    f"ALTER SEQUENCE {sequence} MINVALUE {low} MAXVALUE {high} "
+                    f"START WITH {low} RESTART WITH {start} NO CYCLE"
                 )
             )
         # Seats may belong to a profile, whose row lives in the default database only.

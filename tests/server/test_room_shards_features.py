@@ -27,6 +27,7 @@ from app.store.db import migrate
 from app.store.room_shards import ID_STRIDE, room_database_index
 from tests.server.conftest import PG_URL
 from tests.support.client import Client, open_room
+from tests.support.push_service import PushService
 from tests.support.server import ProcessServer
 from tests.support.table import play_to_end
 from tests.support.webhook_receiver import WebhookReceiver
@@ -534,3 +535,29 @@ async def test_a_circle_lists_its_tables_matches_and_rematch_in_room_databases(
     finally:
         await jo.aclose()
         await kit.aclose()
+
+
+async def test_a_seat_in_a_room_database_gets_its_web_push(server: ProcessServer, sql: Sql) -> None:
+    """Lea opts in on a device (a push service stood up on 127.0.0.1 checks the signature and
+    decrypts): as the match starts her clock runs, and the push reaches her device, once
+    (her subscription names a seat of a room database; the outbox finds the seat still owing
+    in the match there)."""
+    key = httpx.get(f"{server.url}/api/push/key").json()["public_key"]
+    with PushService(server_key=key) as push:
+        code, (mo, lea) = await room_in(server.url, 0, ["Mo", "Lea"])
+        device = push.device()
+        answer = await lea.http.post(
+            f"/api/rooms/{code}/push", json={"subscription": device.subscription(), "lang": "en"}
+        )
+        assert answer.status_code == 200, answer.text
+        assert answer.json() == {"seat": 1, "subscribed": True}
+        [row] = await sql.run(0, "SELECT seat_id FROM push_subscriptions")
+        assert row["seat_id"] // ID_STRIDE == 1  # a seat of the first room database
+        assert (await mo.http.post(f"/api/rooms/{code}/start")).status_code == 200
+        (delivery,) = push.wait_for(device)
+        assert delivery.problems == [] and delivery.status == 201
+        assert delivery.payload["url"] == f"/r/{code}"
+        await asyncio.sleep(0.6)
+        assert len(push.to(device)) == 1
+        await mo.close()
+        await lea.close()
