@@ -10,21 +10,29 @@ which the other tests of the run keep. Two room databases are created for it and
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import random
 import secrets
 import time
 import uuid
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
 import asyncpg  # type: ignore[import-untyped]
 import httpx
 import pytest
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
 
-from app.store.db import migrate
-from app.store.room_shards import ID_STRIDE, room_database_index
+from app.profiles.claims import Claims
+from app.profiles.records import SeatToken
+from app.results.ledger import Ledger
+from app.results.reaction import Recorder
+from app.store.database import Database as StoreDatabase
+from app.store.db import PoolSizes, make_engine, migrate
+from app.store.room_shards import ID_STRIDE, RoomDatabases, room_database_index
+from engine import registry
 from tests.server.conftest import PG_URL
 from tests.support.client import Client, open_room
 from tests.support.push_service import PushService
@@ -561,3 +569,142 @@ async def test_a_seat_in_a_room_database_gets_its_web_push(server: ProcessServer
         assert len(push.to(device)) == 1
         await mo.close()
         await lea.close()
+
+
+# --- a claim racing the recording of its match, across databases -------------------------------
+
+
+class Pause:
+    """A pause put into one side of a race: says when that side got there, waits for ``go``."""
+
+    def __init__(self) -> None:
+        self.reached = asyncio.Event()
+        self.go = asyncio.Event()
+
+    async def __call__(self) -> None:
+        self.reached.set()
+        await self.go.wait()
+
+
+async def no_pause() -> None:
+    return None
+
+
+class PausingDatabase(StoreDatabase):
+    """A database whose ``at``-th write transaction pauses before its commit."""
+
+    def __init__(
+        self, engine: AsyncEngine, before_commit: Callable[[], Awaitable[None]], at: int = 1
+    ) -> None:
+        super().__init__(engine)
+        self.before_commit, self.at, self.writes = before_commit, at, 0
+
+    @contextlib.asynccontextmanager
+    async def write(self) -> AsyncIterator[AsyncSession]:
+        self.writes += 1
+        count = self.writes
+        async with super().write() as session:
+            yield session
+            if count == self.at:
+                await self.before_commit()
+
+
+@pytest.fixture
+def quiet_databases() -> Iterator[tuple[str, list[str]]]:
+    """A default schema and two room databases of this test alone: no other server's sweep
+    records what the test leaves unrecorded."""
+    suffix = uuid.uuid4().hex[:8]
+    schema, names = f"coven_race_{suffix}", [f"coven_race_a_{suffix}", f"coven_race_b_{suffix}"]
+    asyncio.run(_admin(f'CREATE SCHEMA "{schema}"'))
+    for name in names:
+        asyncio.run(_admin(f'CREATE DATABASE "{name}"'))
+    urls = [_url_of(name) for name in names]
+    try:
+        migrate(PG_URL, schema)
+        for url in urls:
+            migrate(url, schema)
+        yield schema, urls
+    finally:
+        for name in names:
+            asyncio.run(_admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        asyncio.run(_admin(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE'))
+
+
+@pytest.mark.parametrize("paused", ["claim", "recorder"])
+async def test_a_claim_racing_the_recording_across_databases_gives_her_the_match(
+    quiet_databases: tuple[str, list[str]], paused: str
+) -> None:
+    """The seats in a room database, history in the default one: whichever of a claim and the
+    recording of the match reaches the seats first, the other waits for it to commit both
+    transactions, and her history row is hers."""
+    schema, urls = quiet_databases
+    sql = Sql(schema, urls)
+    env = {
+        "COVEN_DATABASE_URL": PG_URL,
+        "COVEN_DATABASE_SCHEMA": schema,
+        "COVEN_ROOM_DATABASE_URLS": ",".join(urls),
+        "COVEN_MIGRATE_ON_START": "0",
+        "COVEN_DB_POOL_SIZE": "2",
+        "COVEN_DB_POOL_OVERFLOW": "2",
+        "COVEN_MOVE_POOL_SIZE": "2",
+    }
+    running = ProcessServer(env).start()
+    try:
+        code, seated = await room_in(running.url, 1, ["Ron", "Sal"])
+        await play(running.url, code, seated)
+        await recorded(running.url, code)
+    finally:
+        running.stop()
+    token = seated[0].token or ""
+    [match] = await sql.run(
+        2, "SELECT m.id FROM matches m JOIN rooms r ON r.id = m.room_id WHERE r.code = $1", code
+    )
+    match_id = match["id"]
+    # Finished and not recorded, as its last move left it.
+    await sql.run(0, "DELETE FROM match_results WHERE match_id = $1", match_id)
+    await sql.run(2, "UPDATE matches SET recorded = false WHERE id = $1", match_id)
+    ron = await make_profile(sql, "Ron")
+
+    pause = Pause()
+    default = make_engine(PG_URL, schema, PoolSizes(2, 2, 2))
+    engines = [make_engine(url, schema, PoolSizes(2, 2, 2)) for url in urls]
+    try:
+        history = PausingDatabase(default, pause if paused == "recorder" else no_pause)
+        plain = StoreDatabase(default)
+        for_claims = RoomDatabases(plain, [plain, *(StoreDatabase(e) for e in engines)])
+        # (a claim writes history once per database, in their order: the third is the second
+        # room database's, whose seat it holds then)
+        claims = Claims(
+            PausingDatabase(default, pause if paused == "claim" else no_pause, at=3), for_claims
+        )
+        for_ledger = RoomDatabases(plain, [plain, *(StoreDatabase(e) for e in engines)])
+        ledger = Ledger(history, for_ledger)
+        recorder = Recorder(ledger, registry.get, 3600)
+        first: asyncio.Task[Any]
+        if paused == "claim":
+            first = asyncio.create_task(claims.claim(ron.id, [SeatToken(code, token)]))
+            await asyncio.wait_for(pause.reached.wait(), 10)
+            second = asyncio.create_task(recorder.record(match_id))
+        else:
+            first = asyncio.create_task(recorder.record(match_id))
+            await asyncio.wait_for(pause.reached.wait(), 10)
+            second = asyncio.create_task(claims.claim(ron.id, [SeatToken(code, token)]))
+        # The other side waits for the paused one's seat locks rather than read around them.
+        await asyncio.sleep(0.5)
+        assert not second.done()
+        pause.go.set()
+        done = await asyncio.wait_for(asyncio.gather(first, second), 30)
+        assert sorted(map(int, done)) == [1, 1]  # recorded, and one seat claimed
+    finally:
+        for engine in [default, *engines]:
+            await engine.dispose()
+    holders = await sql.run(
+        0, "SELECT seat, profile_id FROM match_players WHERE match_id = $1 ORDER BY seat", match_id
+    )
+    assert [tuple(r) for r in holders] == [(0, ron.id), (1, None)]
+    totals = await sql.run(
+        0, "SELECT matches FROM profile_game_totals WHERE profile_id = $1", ron.id
+    )
+    assert [r["matches"] for r in totals] == [1]  # counted once, by one side or the other
+    for client in seated:
+        await client.close()
