@@ -161,7 +161,8 @@ class RulesGame(Game):
         return self.views.view(state, seat)
 
     def result(self, state: SavedState) -> Result | None:
-        return Result.from_dict(state.result)
+        record = state.result  # None while the match runs: asked after every step
+        return None if record is None else Result.from_dict(record)
 
     def stage(self, state: Any) -> str:
         return self.rules.stage(state)
