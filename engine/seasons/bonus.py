@@ -77,8 +77,7 @@ def check_bonus(state: State, seat: int, action: Action) -> None:
 def use_bonus(state: State, seat: int, action: Action, events: list[Event]) -> None:
     name = action["bonus"]
     player = state.seats[seat]
-    turn = state.turn
-    assert turn is not None
+    turn = state.own_turn()  # changed below (the previous state's until now)
     player.bonus_used += 1
     events.append({"type": "bonus_used", "seat": seat, "bonus": name, "uses": player.bonus_used})
     if name == "exchange":

@@ -113,8 +113,7 @@ class TreeOfLight(Effect):
             ask_energy(state, seat, 1, 32)
             return
         pay(state, seat, single(ENERGY_INDEX[choice["energy"]]), choice)
-        assert state.turn is not None
-        state.turn.may_transmute = True
+        state.own_turn().may_transmute = True
 
 
 # --- 33 Arcano Leech ---------------------------------------------------------------------------

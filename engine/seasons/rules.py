@@ -266,8 +266,7 @@ def start_turn(state: State, seat: int, events: list[Event]) -> None:
 
 def resolve_die(state: State, seat: int, events: list[Event]) -> None:
     """draw → energy → crystals → gauge → the rest [RULEBOOK]."""
-    turn = state.turn
-    assert turn is not None
+    turn = state.own_turn()  # changed below
     face = face_of(state, seat)
     turn.step = "main"
     turn.may_transmute = turn.may_transmute or face.transmute

@@ -304,6 +304,9 @@ class State:
     undo: Any = None
     # engine.memo: to_move and legal actions, worked out once; never copied, dumped or compared.
     memo: dict[Any, Any] | None = field(default=None, compare=False, repr=False)
+    # True while ``turn`` is the previous state's own object (``copy``): a rule changes it only
+    # through ``own_turn``. Never dumped or compared.
+    turn_shared: bool = field(default=False, compare=False, repr=False)
 
     def copy(self) -> State:
         """A copy for ``apply`` to change: every seat is copied when first read (``SeatsInWork``);
@@ -322,7 +325,7 @@ class State:
             self.round_season,
             self.dice[:],  # a die is replaced, never changed in place
             self.chooser,
-            self.turn.copy() if self.turn else None,
+            self.turn,  # shared until a rule changes it (own_turn)
             self.turns_taken,
             self.deck[:],
             self.discard[:],
@@ -333,7 +336,19 @@ class State:
             self.draft_round,
             self.result,
             seats,
+            None,
+            None,
+            True,
         )
+
+    def own_turn(self) -> Turn:
+        """The turn, to change: copied first if it is still the previous state's."""
+        turn = self.turn
+        assert turn is not None
+        if self.turn_shared:
+            turn = self.turn = turn.copy()
+            self.turn_shared = False
+        return turn
 
     def done(self) -> None:
         """The end of ``apply``'s work on this copy: its seats become a plain list again."""
