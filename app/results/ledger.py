@@ -168,18 +168,7 @@ class Ledger:
         if self.rooms is not None:
             return await self._write_beside(outcome, self.rooms.of(outcome.match_id))
         async with self._write() as session:
-            created = await session.execute(
-                insert_ignoring(self.dialect, MatchResultRow)
-                .values(
-                    match_id=outcome.match_id,
-                    room_id=outcome.room_id,
-                    game_id=outcome.game_id,
-                    players=len(outcome.seats),
-                    finished_at=outcome.finished_at,
-                    rated=False,
-                )
-                .returning(MatchResultRow.match_id)
-            )
+            created = await session.execute(self._result_row(outcome))
             if created.first() is None:
                 # Recorded already. A result row written without the mark (by hand, or a tool
                 # that copies rows in) would keep the match in the sweep's range: mark it.
@@ -202,18 +191,7 @@ class Ledger:
         async with rooms.write() as room_session:
             holders = await self._holders(room_session, outcome.room_id)
             async with self._write() as session:
-                created = await session.execute(
-                    insert_ignoring(self.dialect, MatchResultRow)
-                    .values(
-                        match_id=outcome.match_id,
-                        room_id=outcome.room_id,
-                        game_id=outcome.game_id,
-                        players=len(outcome.seats),
-                        finished_at=outcome.finished_at,
-                        rated=False,
-                    )
-                    .returning(MatchResultRow.match_id)
-                )
+                created = await session.execute(self._result_row(outcome))
                 finished = None
                 if created.first() is not None:
                     finished = seated(outcome, holders)
@@ -224,6 +202,22 @@ class Ledger:
                 .values(recorded=True)
             )
         return finished
+
+    def _result_row(self, outcome: MatchOutcome) -> Any:
+        """The match's result row, written unless it is there already (returns its id when
+        written)."""
+        return (
+            insert_ignoring(self.dialect, MatchResultRow)
+            .values(
+                match_id=outcome.match_id,
+                room_id=outcome.room_id,
+                game_id=outcome.game_id,
+                players=len(outcome.seats),
+                finished_at=outcome.finished_at,
+                rated=False,
+            )
+            .returning(MatchResultRow.match_id)
+        )
 
     async def _history(self, session: AsyncSession, finished: FinishedMatch) -> None:
         """The match's rows, its players' totals and ratings (its result row is written)."""

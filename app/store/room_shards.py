@@ -79,6 +79,20 @@ def position_of_id(row_id: int) -> int:
     return row_id // ID_STRIDE
 
 
+async def _sequence_of(conn: Any, table: str) -> tuple[str, tuple[int, int]]:
+    """``table``'s id sequence (its name, quoted by PostgreSQL) and its (min, max)."""
+    sequence = (
+        await conn.execute(text("SELECT pg_get_serial_sequence(:t, 'id')"), {"t": table})
+    ).scalar_one()
+    low, high = (
+        await conn.execute(
+            text("SELECT seqmin, seqmax FROM pg_sequence WHERE seqrelid = CAST(:s AS regclass)"),
+            {"s": sequence},
+        )
+    ).one()
+    return sequence, (low, high)
+
+
 async def claim_id_range(engine: AsyncEngine, position: int) -> None:
     """Bound this database's room and match sequences to its position's range (once, while
     it holds no rows of another range); refuse a database that holds another position's."""
@@ -87,19 +101,8 @@ async def claim_id_range(engine: AsyncEngine, position: int) -> None:
         # One claim at a time across workers starting together.
         await conn.execute(text("SELECT pg_advisory_xact_lock(2024122401)"))
         for table in NUMBERED_TABLES:
-            sequence = (
-                await conn.execute(text("SELECT pg_get_serial_sequence(:t, 'id')"), {"t": table})
-            ).scalar_one()
-            bounds = (
-                await conn.execute(
-                    text(
-                        "SELECT seqmin, seqmax FROM pg_sequence "
-                        "WHERE seqrelid = CAST(:s AS regclass)"
-                    ),
-                    {"s": sequence},
-                )
-            ).one()
-            if (bounds[0], bounds[1]) == (low, high):
+            sequence, bounds = await _sequence_of(conn, table)
+            if bounds == (low, high):
                 continue
             outside = (
                 await conn.execute(
@@ -120,19 +123,8 @@ async def claim_id_range(engine: AsyncEngine, position: int) -> None:
                 )
             )
         for table in RANGED_TABLES:
-            sequence = (
-                await conn.execute(text("SELECT pg_get_serial_sequence(:t, 'id')"), {"t": table})
-            ).scalar_one()
-            bounds = (
-                await conn.execute(
-                    text(
-                        "SELECT seqmin, seqmax FROM pg_sequence "
-                        "WHERE seqrelid = CAST(:s AS regclass)"
-                    ),
-                    {"s": sequence},
-                )
-            ).one()
-            if (bounds[0], bounds[1]) == (low, high):
+            sequence, bounds = await _sequence_of(conn, table)
+            if bounds == (low, high):
                 continue
             top = (
                 await conn.execute(
