@@ -340,8 +340,12 @@ async def test_a_bots_answer_time_does_not_tell_its_secret(tmp_path: Path, game:
         plain = [t for _, t, _ in answers.times[level]]
         median = sorted(plain)[len(plain) // 2]
         assert 0 <= median < 0.25, (level, median)
-        # What the host receives per answer: one message, whatever the bot's secret.
-        assert {sent for _, sent in answers.counts[level]} == {1}, answers.counts[level]
+        # What the host receives per answer: one message, whatever the bot's secret (counted
+        # where the bot owed alone: in Whirling Witchcraft the witches mostly choose together,
+        # and a run may have no such answer of a level).
+        sent = {n for _, n in answers.counts[level]}
+        assert sent <= {1}, answers.counts[level]
+        assert sent or game == "whirling-witchcraft", answers.counts[level]
     # A secret choice changes nothing the others are sent: not even its size.
     assert answers.secret_sizes, "no secret choice came up"
     for sizes in answers.secret_sizes:
