@@ -105,6 +105,9 @@ def server(schema: str, room_urls: list[str]) -> Iterator[ProcessServer]:
             "COVEN_DB_POOL_OVERFLOW": "2",
             "COVEN_MOVE_POOL_SIZE": "2",
             "COVEN_WEBHOOK_ALLOW_PRIVATE": "1",
+            # One server for the whole module, whose tests open more rooms than an address may
+            # in two minutes (the limit is not what they test).
+            "COVEN_ROOMS_BURST": "1000",
             "COVEN_NOTIFY_SWEEP_SECONDS": "0.1",
         }
     ).start()
