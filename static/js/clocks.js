@@ -54,9 +54,13 @@ let timer = null;
  * and `pace` from the state's `clock`; `label` is read out and shown on hover. It keeps itself
  * up to date until it leaves the page.
  */
-export function clockChip(t, { due, pace, label, testid }) {
+export function clockChip(t, { due, pace, label, testid, total = null }) {
   words = t;
-  const chip = h("span", { class: "chip turn-clock", "data-testid": testid, title: label, "aria-label": label, dataset: { due: String(due), pace } });
+  const dataset = { due: String(due), pace };
+  // A whole turn's length, when known: never more left than that, even while this page's idea
+  // of the server's time lags (its one "clock" message was read late on a busy computer).
+  if (total) dataset.total = String(total);
+  const chip = h("span", { class: "chip turn-clock", "data-testid": testid, title: label, "aria-label": label, dataset });
   paint(chip, serverNow());
   if (timer === null) timer = setInterval(tick, 1000);
   return chip;
@@ -64,6 +68,7 @@ export function clockChip(t, { due, pace, label, testid }) {
 
 function paint(chip, now) {
   const due = Number(chip.dataset.due);
+  if (chip.dataset.total) now = Math.max(now, due - Number(chip.dataset.total));
   const pace = chip.dataset.pace;
   const text = clockText(words, due, pace, now);
   if (chip.textContent !== text) chip.textContent = text;

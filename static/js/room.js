@@ -182,7 +182,7 @@ function seatClock(seat, testid) {
   const due = clock && clock.due ? clock.due[seat] : null;
   if (due === null || due === undefined) return null;
   if (!["here", "away"].includes(seatPresence(seatInfo(seat)))) return null;
-  return clockChip(t, { due, pace: clock.pace, label: t("room.clock_label", { name: seatName(seat) }), testid });
+  return clockChip(t, { due, pace: clock.pace, total: clock.turn_seconds, label: t("room.clock_label", { name: seatName(seat) }), testid });
 }
 
 /** What every game's board of `seat` shows after the game's own chips (table.js playerBoard):

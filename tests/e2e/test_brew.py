@@ -315,7 +315,14 @@ def test_whole_brew_match_by_clicking(browser: Any, coven_server: str, artifacts
             if info["state"] == "over":
                 over.add(player.name)
             if player is phone and info["state"] == "move":
-                phone_heights.append(phone.page.evaluate("document.documentElement.scrollHeight"))
+                # The page's height at her decision; not if the match ended meanwhile (the
+                # last move of another witch): the end screen is no decision (a CI run: 2,044).
+                height, ended = phone.page.evaluate(
+                    "[document.documentElement.scrollHeight,"
+                    " Boolean((window.coven.page.state || {}).result)]"
+                )
+                if not ended:
+                    phone_heights.append(height)
             moved = moved or info["state"] == "move"
         watch.step(spectator)
         if not moved:
