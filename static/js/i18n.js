@@ -56,10 +56,19 @@ function pickLanguage() {
 // loaded it by one (app/static_assets.py): the texts are then cached as long as the code.
 const TEXTS = new URL("../i18n/", import.meta.url);
 
-async function load(code) {
-  const response = await fetch(new URL(`${code}.json`, TEXTS));
-  if (!response.ok) throw new Error(`cannot load language ${code}`);
-  return response.json();
+async function load(code, tries = 3) {
+  // A fetch that fails (a dropped connection, a busy server) is tried again before the page
+  // falls back to English.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const response = await fetch(new URL(`${code}.json`, TEXTS));
+      if (!response.ok) throw new Error(`cannot load language ${code}: ${response.status}`);
+      return await response.json();
+    } catch (error) {
+      if (attempt >= tries) throw error;
+      await new Promise((done) => setTimeout(done, 250 * attempt));
+    }
+  }
 }
 
 export async function initI18n() {
