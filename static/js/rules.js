@@ -191,7 +191,7 @@ async function roomPanel(button, code) {
   const open = async () => {
     if (!panel) {
       // (it scrolls: it takes the keyboard focus)
-      body = h("div", { class: "rules-body", "data-testid": "rules-body", tabindex: "0", "aria-labelledby": "rules-panel-title" });
+      body = h("div", { class: "rules-body", "data-testid": "rules-body", tabindex: "0", role: "region", "aria-labelledby": "rules-panel-title" });
       tab = h("a", { class: "btn", target: "_blank", rel: "noopener", "data-testid": "rules-new-tab", "data-i18n": "rules.new_tab" }, t("rules.new_tab"));
       panel = h("aside", { class: "rules-panel panel", id: "rules-panel", "data-testid": "rules-panel", role: "dialog", "aria-labelledby": "rules-panel-title" },
         h("div", { class: "rules-head" },

@@ -164,3 +164,32 @@ def test_every_page_has_no_serious_violation(
     for player in (visitor, ada):
         assert player.errors == [] or all("404" in e for e in player.errors), player.errors
         player.page.context.close()
+
+
+def test_the_rules_sheet_is_accessible_while_its_text_is_on_its_way(
+    browser: Any, coven_server: str
+) -> None:
+    """The rules sheet opened before its text arrives (a slow connection; a CI run caught it
+    empty on a phone): its scrolling body is a named region, never a bare ``div`` carrying a
+    name axe counts as prohibited (a serious violation when the body has no text yet)."""
+    held: list[Any] = []
+    room = HostedRoom(coven_server, "seasons", seats=2, options={"level": "apprentice"})
+    room.start_with_bots(1)
+    ada = new_player(browser, "Ada", viewport=SCREENS["phone"], is_mobile=True, has_touch=True)
+    page = ada.page
+    page.route("**/rules/seasons.*.html", lambda route: held.append(route))
+    visit(ada, room.page_url("en"), "#table > div")
+    page.click("[data-testid=rules-open]")
+    page.wait_for_selector("#rules-panel:not([hidden]) h2")
+    wait_until(page, "document.querySelector('[data-testid=rules-body]') !== null")
+    assert held, "the rules text was not asked for"
+    assert page.evaluate(
+        "document.querySelector('[data-testid=rules-body]').textContent.trim()"
+    ) == "", "the text arrived before axe looked"
+    assert_accessible(page, "the rules sheet before its text arrived")
+    for route in held:
+        route.continue_()
+    page.wait_for_selector("[data-testid=rules-body][data-ready='1']")
+    assert_accessible(page, "the rules sheet with its text")
+    room.close()
+    page.context.close()
