@@ -60,7 +60,7 @@ export function clockChip(t, { due, pace, label, testid, total = null }) {
   // A whole turn's length, when known: never more left than that, even while this page's idea
   // of the server's time lags (its one "clock" message was read late on a busy computer).
   if (total) dataset.total = String(total);
-  const chip = h("span", { class: "chip turn-clock", "data-testid": testid, title: label, "aria-label": label, dataset });
+  const chip = h("span", { class: "chip turn-clock", "data-testid": testid, title: label, role: "timer", "aria-label": label, dataset });
   paint(chip, serverNow());
   if (timer === null) timer = setInterval(tick, 1000);
   return chip;

@@ -77,7 +77,7 @@ export async function createRenderer(ctx) {
     const parts = energyTokens(cost.energy);
     if (cost.crystals) parts.push(h("span", { class: "crystal-cost", title: t("se.crystals") }, crystal(), String(cost.crystals)));
     if (!parts.length) parts.push(h("span", { class: "small free" }, t("se.free")));
-    return h("span", { class: "cost", "aria-label": costWords(num, view) }, parts);
+    return h("span", { class: "cost", role: "img", "aria-label": costWords(num, view) }, parts);
   }
 
   function costWords(num, view) {
@@ -196,7 +196,7 @@ export async function createRenderer(ctx) {
         { class: "se-top-text" },
         h("div", { class: "se-year" }, t("se.year_n", { year: ROMAN[shownYear(view)] }), " · ", h("strong", { class: `season-name s-${view.season}`, "data-testid": "season" }, seasonName(view.year > 3 ? "autumn" : view.season)), " · ", t("se.month_n", { month: shownMonth(view) })),
         h("div", { class: "small muted", "data-testid": "phase" }, t(`se.phase.${view.phase}`), view.round ? ` · ${t("se.round_n", { round: view.round })}` : ""),
-        view.phase === "over" ? null : h("div", { class: "rates", "aria-label": t("se.rates") }, h("span", { class: "small muted" }, t("se.rates")), values),
+        view.phase === "over" ? null : h("div", { class: "rates", role: "group", "aria-label": t("se.rates") }, h("span", { class: "small muted" }, t("se.rates")), values),
         h("div", { class: "small muted" }, t("se.deck", { deck: view.deck_count, discard: view.discard_count })),
       ),
     );
@@ -245,7 +245,7 @@ export async function createRenderer(ctx) {
     const pips = [];
     for (let i = 0; i < BONUS_MAX; i += 1) pips.push(h("span", { class: `bonus-pip ${i < p.bonus_used ? "used" : ""}` }));
     const text = t("se.bonus_track", { used: p.bonus_used, max: BONUS_MAX, penalty: p.bonus_penalty });
-    return h("div", { class: "bonus-track", title: text, "aria-label": text, "data-testid": `bonus-${p.seat}` }, h("span", { class: "zone-label" }, t("se.bonus_label")), pips, p.bonus_penalty ? h("span", { class: "small penalty" }, `−${p.bonus_penalty}`) : null);
+    return h("div", { class: "bonus-track", role: "img", title: text, "aria-label": text, "data-testid": `bonus-${p.seat}` }, h("span", { class: "zone-label" }, t("se.bonus_label")), pips, p.bonus_penalty ? h("span", { class: "small penalty" }, `−${p.bonus_penalty}`) : null);
   }
 
   function reserve(p) {

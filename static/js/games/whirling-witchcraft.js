@@ -123,7 +123,7 @@ export async function createRenderer(ctx) {
         "div",
         { class: "card-face" },
         slots(face.in, face.in_choice),
-        h("span", { class: "arrow", title: direction, "aria-label": direction }, recipe.reversible ? "⇄" : "➜"),
+        h("span", { class: "arrow", role: "img", title: direction, "aria-label": direction }, recipe.reversible ? "⇄" : "➜"),
         slots(face.out, face.out_choice),
       ),
       foot: [rotated ? h("div", { class: "turned-badge" }, t("ww.turned")) : null, recipe.single_use ? h("div", { class: "turned-badge" }, t("ww.single_use")) : null],
@@ -221,7 +221,7 @@ export async function createRenderer(ctx) {
         book ? h("span", { class: "book-badge", title: t("ww.book_active") }, icon("book", t("ww.book_active"))) : null,
       );
     });
-    return h("div", { class: "workbench", "aria-label": t("ww.workbench") }, h("div", { class: "zone-label" }, t("ww.workbench")), rows);
+    return h("div", { class: "workbench", role: "group", "aria-label": t("ww.workbench") }, h("div", { class: "zone-label" }, t("ww.workbench")), rows);
   }
 
   // One cube on her workbench while the Raven is pending: a click picks it or puts it back.
