@@ -76,6 +76,9 @@ class RedisBus:
         # at once, and their echo from Redis is dropped. Sent by one task, in order, as many
         # as are waiting in one pipeline (one round trip for all the moves of a loop turn).
         self._origin = uuid.uuid4().hex[:12]
+        # The mark is the first key of every message this worker sends, so its echo is known
+        # by its first bytes and dropped unparsed (a worker hears each of its moves back).
+        self._own_echo = wire.dumps({ORIGIN: self._origin})[:-1] + ","
         self._outbox: deque[tuple[str, str]] = deque()
         self._pending = asyncio.Event()
         self._sender: asyncio.Task[None] | None = None
@@ -161,12 +164,15 @@ class RedisBus:
                     confirmed.set()
             if message is None or message.get("type") not in ("message", "smessage"):
                 continue
+            data = message["data"]
+            if data.startswith(self._own_echo):
+                continue  # this worker's own message: its subscribers already have it
             try:
-                payload = wire.loads(message["data"])
+                payload = wire.loads(data)
             except ValueError:
                 continue
             if not isinstance(payload, dict) or payload.pop(ORIGIN, None) == self._origin:
-                continue  # this worker's own message: its subscribers already have it
+                continue
             self._deliver(message["channel"], payload)
 
     async def _resubscribe(self) -> None:
@@ -192,7 +198,7 @@ class RedisBus:
         # workers through Redis (or, if it is down, when they re-sync as it comes back).
         self._deliver(channel, message)
         if not self.down:
-            self._outbox.append((channel, wire.dumps({**message, ORIGIN: self._origin})))
+            self._outbox.append((channel, wire.dumps({ORIGIN: self._origin, **message})))
             self._pending.set()
 
     async def _send(self) -> None:
