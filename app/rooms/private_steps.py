@@ -52,12 +52,25 @@ class Faces:
         return found
 
     def undo(self, viewer: int | None) -> bool:
-        if viewer is None or not isinstance(self.game, Undoes):
+        if viewer is None or not undoes(self.game):
             return False
         found = self._undo.get(viewer)
         if found is None:
             found = self._undo[viewer] = self.game.undo_allowed(self.state, viewer)
         return found
+
+
+# Whether a game's class offers undo, asked once per class: the check against a runtime
+# protocol walks its members on every call (every state message of every seat asked it).
+_UNDOES: dict[type, bool] = {}
+
+
+def undoes(game: Game) -> bool:
+    kind = type(game)
+    found = _UNDOES.get(kind)
+    if found is None:
+        found = _UNDOES[kind] = isinstance(game, Undoes)
+    return found
 
 
 def private_to(

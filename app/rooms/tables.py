@@ -64,6 +64,9 @@ class Table:
     own_events: dict[int, list[Event]] = field(default_factory=dict)
     faces: Faces | None = None
     _rendered: dict[int | None, str] = field(default_factory=dict)
+    # The seed proof every viewer of this version is shown, with the room record it was read
+    # from: built once for all the seats, again only if the room record is replaced.
+    _proof: tuple[RoomRecord, dict[str, Any] | None] | None = None
 
     @property
     def version(self) -> int:
@@ -114,8 +117,16 @@ class Table:
             "result": self.result,
             "clock": self.clock(),
             # The seed proof: the secret seed only once the match is over (app/fairness).
-            "fairness": fairness(self.room, self.match if self.result is not None else None),
+            "fairness": self.proof(),
         }
+
+    def proof(self) -> dict[str, Any] | None:
+        """The seed proof as this version shows it: the secret only once the match is over."""
+        kept = self._proof
+        if kept is None or kept[0] is not self.room:
+            over = self.match if self.result is not None else None
+            kept = self._proof = (self.room, fairness(self.room, over))
+        return kept[1]
 
     def clock(self) -> dict[str, Any] | None:
         """The turn clocks, public like ``to_move``: per seat, when its time runs out (epoch
