@@ -20,7 +20,7 @@ store's and the concurrency guard's; nothing a client reads carries it while the
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeGuard
 
 from engine.protocol import TO, Action, Event, Game, Undoes
 
@@ -65,7 +65,7 @@ class Faces:
 _UNDOES: dict[type, bool] = {}
 
 
-def undoes(game: Game) -> bool:
+def undoes(game: Game) -> TypeGuard[Undoes]:
     kind = type(game)
     found = _UNDOES.get(kind)
     if found is None:
