@@ -213,6 +213,8 @@ class TurnNotices:
     # instead of each reading them again (every move of a busy room did, before the first
     # read came back).
     _reading: dict[int, asyncio.Future[Targets]] = field(default_factory=dict)
+    # The rooms whose targets were asked for in this turn of the loop, read together.
+    _asking: list[int] = field(default_factory=list)
     _tasks: set[asyncio.Task[None]] = field(default_factory=set)
     _sweeper: asyncio.Task[None] | None = None
     # Keys this worker wrote lately: a move that changes no turn (a sub-action, a pick of a
@@ -264,28 +266,47 @@ class TurnNotices:
         if cached is not None and now - cached.read_at < TARGETS_SECONDS:
             return cached.targets
         reading = self._reading.get(room_id)
-        if reading is not None:
-            return await asyncio.shield(reading)
-        reading = asyncio.get_running_loop().create_future()
-        self._reading[room_id] = reading
+        if reading is None:
+            # Read with every other room asking in this turn of the loop: one read for all
+            # (a worker whose many tables started together read each room's apart).
+            reading = self._reading[room_id] = asyncio.get_running_loop().create_future()
+            self._asking.append(room_id)
+            if len(self._asking) == 1:
+                self._spawn(self._read_asked())
+        return await asyncio.shield(reading)
+
+    async def _read_asked(self) -> None:
+        await asyncio.sleep(0)  # the rest of this loop turn's moves ask meanwhile
+        room_ids, self._asking = self._asking, []
+        readings = {room_id: self._reading.get(room_id) for room_id in room_ids}
         try:
-            targets = (await self._read_targets([room_id])).get(room_id, Targets())
+            found = await self._read_targets(room_ids)
         except BaseException as exc:
+            for room_id, reading in readings.items():
+                if reading is None or reading.done():
+                    continue
+                if self._reading.get(room_id) is reading:
+                    del self._reading[room_id]
+                if isinstance(exc, Exception):
+                    reading.set_exception(exc)
+                    reading.exception()  # retrieved: its waiters raise it, nobody else logs it
+                else:
+                    reading.cancel()  # the worker stopping: its waiters stop too
+            if isinstance(exc, Exception):
+                return  # each waiter logs it with its room
+            raise
+        now = time.monotonic()
+        for room_id, reading in readings.items():
+            if reading is None or reading.done():
+                continue
+            targets = found.get(room_id, Targets())
+            reading.set_result(targets)
+            # A read begun before a change of this room's targets is not kept.
             if self._reading.get(room_id) is reading:
                 del self._reading[room_id]
-            if isinstance(exc, Exception):
-                reading.set_exception(exc)
-                reading.exception()  # retrieved: its waiters raise it, nobody else logs it
-            else:
-                reading.cancel()  # the worker stopping: its waiters stop too
-            raise
-        reading.set_result(targets)
-        if self._reading.get(room_id) is reading:
-            del self._reading[room_id]
-            self._targets[room_id] = _Cached(targets, now)
+                self._targets[room_id] = _Cached(targets, now)
         if len(self._targets) > 10_000:
             self._targets = {k: v for k, v in self._targets.items() if now - v.read_at < 60}
-        return targets
 
     def _sharded(self) -> RoomDatabases | None:
         return self.rooms if self.rooms is not None and self.rooms.sharded else None
