@@ -28,6 +28,8 @@ def uvicorn_options(settings: Settings) -> dict[str, Any]:
         "ws_max_size": WS_MAX_SIZE,
         "ws": WS_PROTOCOL,
         "ws_per_message_deflate": settings.ws_deflate,
+        "ws_ping_interval": settings.ws_ping_interval or None,
+        "ws_ping_timeout": settings.ws_ping_timeout or None,
         "proxy_headers": bool(settings.trusted_proxies),
         "forwarded_allow_ips": list(settings.trusted_proxies) or None,
         "timeout_graceful_shutdown": GRACEFUL_SECONDS,

@@ -145,6 +145,11 @@ class Settings:
     # permessage-deflate on sockets: less traffic for views but ~35 KiB more per socket,
     # so off unless COVEN_WS_DEFLATE=1.
     ws_deflate: bool = False
+    # Keepalive: a socket silent this long gets a ping, and is closed if no pong comes within
+    # the timeout. A socket that talks (the browser client says ``ping`` every 25 s) is never
+    # pinged: what it sent already shows the connection alive.
+    ws_ping_interval: float = 30.0
+    ws_ping_timeout: float = 15.0
     # Messages (and bytes) waiting for one socket; a socket further behind is dropped (it
     # reconnects and re-syncs) so that it never slows its room.
     ws_send_queue: int = 256
@@ -240,6 +245,8 @@ class Settings:
             chat_client_burst=_int("COVEN_CHAT_CLIENT_BURST", base.chat_client_burst),
             migrate_on_start=os.environ.get("COVEN_MIGRATE_ON_START", "1") != "0",
             ws_deflate=os.environ.get("COVEN_WS_DEFLATE", "0") == "1",
+            ws_ping_interval=_float("COVEN_WS_PING_INTERVAL", base.ws_ping_interval),
+            ws_ping_timeout=_float("COVEN_WS_PING_TIMEOUT", base.ws_ping_timeout),
             ws_send_queue=_int("COVEN_WS_SEND_QUEUE", base.ws_send_queue),
             ws_send_queue_bytes=_int("COVEN_WS_SEND_QUEUE_BYTES", base.ws_send_queue_bytes),
             ws_send_timeout=_float("COVEN_WS_SEND_TIMEOUT", base.ws_send_timeout),

@@ -4,6 +4,10 @@ A handshake whose request line or headers exceed the parser's limits (8 KiB a li
 414 / 431 prepared by ``websockets`` that uvicorn 0.54 never writes: the client then waits
 forever on a half-open connection. This protocol writes that answer and closes.
 
+Its keepalive pings only a socket that has been silent for the ping interval: one that
+talks (the browser client says ``ping`` every 25 s) already shows it is alive, and a ping, its
+pong and their timers for every socket every interval cost an idle worker most of its CPU.
+
 It also lets the hub write a frame synchronously (``send_text_now``) when the transport can
 take it, instead of one awaited ASGI ``send`` (and a task wake-up) per message per socket.
 """
@@ -88,6 +92,16 @@ class CovenWebSocketProtocol(WebSocketsSansIOProtocol):
         super().__init__(*args, **kwargs)
         self.queue = Inbox()  # type: ignore[assignment]
         self.writable = Gate()  # type: ignore[assignment]
+        self.heard_at = self.loop.time()  # when the peer last sent anything
+
+    def send_keepalive_ping(self) -> None:
+        interval = self.ping_interval
+        if interval:
+            quiet = self.loop.time() - self.heard_at
+            if quiet < interval:  # it spoke meanwhile: look again when it has been silent
+                self.ping_timer = self.loop.call_later(interval - quiet, self.send_keepalive_ping)
+                return
+        super().send_keepalive_ping()
 
     async def send(self, message: Any) -> None:
         await super().send(message)
@@ -123,6 +137,7 @@ class CovenWebSocketProtocol(WebSocketsSansIOProtocol):
         return True
 
     def data_received(self, data: bytes) -> None:
+        self.heard_at = self.loop.time()
         super().data_received(data)
         if (
             not self.handshake_initiated
