@@ -230,6 +230,8 @@ PUBLIC_NOTICES = frozenset({"rematch", "rematch_rules"})
 # Presence changes (sockets joining and leaving) reach a room's sockets at most this often:
 # a crowd of spectators arriving costs a few messages to each socket, not one per arrival.
 PRESENCE_INTERVAL = 0.2
+# Rooms refreshed between two turns of the event loop (the periodic presence refresh).
+PRESENCE_SLICE = 16
 
 
 @dataclass(eq=False, slots=True)
@@ -409,10 +411,14 @@ class Hub:
         (pub/sub may drop a notice, and a worker that died never announced its sockets' end)."""
         while True:
             await asyncio.sleep(PRESENCE_REFRESH)
-            for code, room in list(self.rooms.items()):
+            for n, (code, room) in enumerate(list(self.rooms.items()), 1):
                 with contextlib.suppress(Exception):
                     await self.bus.set_presence(code, self.worker, self._local_presence(code))
                     await self._send_presence(room)
+                if n % PRESENCE_SLICE == 0:
+                    # The in-process bus never suspends: without a pause, a worker holding a
+                    # thousand rooms would stall every move behind the whole refresh.
+                    await asyncio.sleep(0)
 
     async def presence(self, code: str) -> tuple[set[int], int]:
         """Every worker's view of who is here: connected seats and the spectator count."""
