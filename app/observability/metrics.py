@@ -15,7 +15,11 @@ processes sharing the directory) reports the whole host. The names are the contr
   socket, summed over the live processes;
 - ``coven_bot_think_seconds{level}``: one bot decision (the search, in its process pool);
 - ``coven_store_errors_total``, ``coven_bus_errors_total{op}``: failures of the database and
-  of Redis.
+  of Redis;
+- ``coven_lost_commits_total{resolved}``: moves whose commit another worker's beat (a room's
+  sockets on several workers), by how the move went on: ``replayed`` (the winner's sealed
+  move heard and replayed, no read), ``locked`` (the match read holding its row, PostgreSQL)
+  or ``read`` (read again, SQLite).
 """
 
 from __future__ import annotations
@@ -89,6 +93,12 @@ class Metrics:
         self.games: dict[str, Any] = {}
         self.store_errors = Counter("coven_store_errors", "Database failures", registry=r)
         self.bus_errors = Counter("coven_bus_errors", "Redis bus failures", ["op"], registry=r)
+        self.lost_commits = Counter(
+            "coven_lost_commits",
+            "Moves whose commit another worker's beat, by how they went on",
+            ["resolved"],
+            registry=r,
+        )
 
 
 _metrics: Metrics | None = None
@@ -183,6 +193,11 @@ def store_error() -> None:
 def bus_error(op: str) -> None:
     if _metrics is not None:
         _metrics.bus_errors.labels(op).inc()
+
+
+def lost_commit(resolved: str) -> None:
+    if _metrics is not None:
+        _metrics.lost_commits.labels(resolved).inc()
 
 
 def watch_store(engine: Any) -> None:

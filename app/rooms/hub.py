@@ -340,6 +340,7 @@ class Hub:
                 for line in await self.service.repo.recent_chat_by_code(code, CHAT_KEPT):
                     room.chat.append(chat_text(line))
                 self.rooms[conn.code] = room
+                self.tables.listening.add(code)
                 room.reader = asyncio.create_task(self._read(room), name=f"hub:{conn.code}")
                 metrics.rooms_live(len(self.rooms))
             room.connections.add(conn)
@@ -368,6 +369,7 @@ class Hub:
             for throttle in (room.announce, room.show):
                 if throttle is not None:
                     throttle.cancel()
+            self.tables.listening.discard(conn.code)
             self.tables.forget(conn.code)
             await self._announce_presence(conn.code)
             return

@@ -27,6 +27,11 @@ from engine.protocol import Action, IllegalAction, Step, public_events
 
 # Tries of one move against other workers' commits before it answers ``busy``.
 MAX_RETRIES = 8
+# A move that lost its commit to another worker's first waits this long to hear the winner's
+# sealed move and replays it (no read), at most this many times, before it reads the match
+# holding its row.
+HEAR_WAIT = 0.25
+HEARD_TRIES = 2
 
 # Bots and the turn clock submit under this prefix; a person's client_id may not start with
 # it, so a person can never take the id a bot will use (and make the bot's move look like a
@@ -126,6 +131,7 @@ class Moves:
             verified = table is None
             if table is None:
                 table = await self.tables.table(code)
+            hear = 0 if isinstance(self.bus, MemoryBus) else HEARD_TRIES
             for _ in range(MAX_RETRIES):
                 match = table.match
                 try:
@@ -153,7 +159,15 @@ class Moves:
                 except Exception:
                     metrics.store_error()
                     raise
+                if committed is None and hear > 0:
+                    hear -= 1
+                    caught = await self.tables.caught_up(code, table, HEAR_WAIT)
+                    if caught is not None:
+                        metrics.lost_commit("replayed")
+                        table, verified = caught, False
+                        continue
                 if committed is None and self.repo.locks_rows:
+                    metrics.lost_commit("locked")
                     # Another worker moved the match first: wait for the match row, then
                     # re-validate and commit holding it (this cannot lose again).
                     locked = await self._act_locked(
@@ -164,6 +178,7 @@ class Moves:
                     table, match, new, step, faces, committed = locked
                 if committed is None:
                     # Another worker moved the match first: reload, re-validate, retry.
+                    metrics.lost_commit("read")
                     table, verified = await self.tables.table(code, fresh=True), True
                     continue
                 came_back = committed.came_back

@@ -277,6 +277,11 @@ class Tables:
         # and version: a copy catches up from these without a read (``_catch_up``).
         self.seal = MoveSeal(repo)
         self._heard: dict[str, dict[int, str]] = {}
+        # Moves of this worker that lost their commit to another worker's and wait to hear
+        # the winner's sealed move (``caught_up``), by room.
+        self._hearing: dict[str, asyncio.Future[None]] = {}
+        # Rooms whose bus channel this worker hears (sockets open here: app/rooms/hub.py).
+        self.listening: set[str] = set()
 
     def lock(self, code: str) -> asyncio.Lock:
         lock = self._locks.get(code)
@@ -369,6 +374,39 @@ class Tables:
         heard[version] = sealed
         if len(heard) > STAGES_KEPT:
             del heard[min(heard)]
+        waiting = self._hearing.pop(code, None)
+        if waiting is not None and not waiting.done():
+            waiting.set_result(None)
+
+    async def caught_up(self, code: str, table: Table, seconds: float) -> Table | None:
+        """``table`` brought past its version by the sealed moves of the other workers' commits,
+        heard within ``seconds`` (a move that lost its commit to another worker's: the winner's
+        message is usually on its way). ``None``: not heard in time, or not replayable."""
+        if code not in self.listening:
+            return None  # nothing will be heard: no socket of this room is open here
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + seconds
+        while True:
+            latest = self._tables.get(code)
+            if (
+                latest is not None
+                and latest.match.id == table.match.id
+                and latest.version > table.version
+            ):
+                return latest  # already caught up (the fan-out replayed it)
+            if await self._heard_head(code, table) is not None:
+                caught = await self._catch_up(code, table)
+                return caught if caught is not None and caught.version > table.version else None
+            left = deadline - loop.time()
+            if left <= 0:
+                return None
+            waiting = self._hearing.get(code)
+            if waiting is None or waiting.done():
+                waiting = self._hearing[code] = loop.create_future()
+            try:
+                await asyncio.wait_for(asyncio.shield(waiting), left)
+            except TimeoutError:
+                return None
 
     async def _heard_head(self, code: str, cached: Table) -> Head | None:
         """What the database would answer ``_catch_up``, from the sealed moves heard since

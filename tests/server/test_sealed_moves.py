@@ -9,16 +9,19 @@ import base64
 import contextlib
 import json
 import random
+from collections.abc import Iterator
 from typing import Any
 
 import asyncpg  # type: ignore[import-untyped]
+import httpx
 import pytest
 from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+from prometheus_client.parser import text_string_to_metric_families
 
-from tests.server.conftest import PG_URL
+from tests.server.conftest import PG_URL, worker_env
 from tests.support.client import open_room
-from tests.support.server import ProcessServer
+from tests.support.server import ProcessServer, two_process_servers
 from tests.support.table import play_to_end
 from tests.support.workers import listen, split_table
 
@@ -88,3 +91,48 @@ async def test_moves_cross_the_bus_sealed_and_replay_on_the_other_worker(
             unseal(AESGCM.generate_key(bit_length=256), code, sealed)
     for client in [*players, spectator]:
         await client.close()
+
+
+@pytest.fixture
+def two_counting_workers(
+    pg_schema: str, redis_url: str
+) -> Iterator[tuple[ProcessServer, ProcessServer]]:
+    """``two_workers`` with metrics on (each worker scraped on its own)."""
+    env = worker_env(pg_schema, redis_url, COVEN_METRICS="1")
+    with two_process_servers(env) as workers:
+        yield workers
+
+
+def lost_commits(url: str) -> dict[str, float]:
+    text = httpx.get(f"{url}/metrics", timeout=30).text
+    return {
+        sample.labels["resolved"]: sample.value
+        for family in text_string_to_metric_families(text)
+        for sample in family.samples
+        if sample.name == "coven_lost_commits_total"
+    }
+
+
+async def test_a_move_that_lost_its_commit_replays_the_winners_sealed_move(
+    two_counting_workers: tuple[ProcessServer, ProcessServer],
+) -> None:
+    """Seats of one table on two workers, all picking at once: a worker whose commit another
+    worker's beat hears the winner's sealed move, replays it and commits after it — no read
+    holding the match row — and every match still ends as the rules say."""
+    a, b = two_counting_workers
+    for seed in range(3):
+        code, seated = await open_room(a.url, "test-guess", ["Agnes", "Brigid", "Circe"])
+        players, spectator = split_table(a, b, seated)
+        for client in [*players, spectator]:
+            await client.connect(code)
+        assert (await players[0].http.post(f"/api/rooms/{code}/start")).status_code == 200
+        final = await play_to_end(players, spectator, random.Random(seed))
+        assert final["result"] is not None
+        for client in [*players, spectator]:
+            await client.close()
+    counted = [lost_commits(worker.url) for worker in (a, b)]
+    replayed = sum(c.get("replayed", 0) for c in counted)
+    locked = sum(c.get("locked", 0) for c in counted)
+    assert replayed > 0, counted
+    # Most races end in a replay: a lock only when the winner's message was not heard in time.
+    assert replayed >= locked, counted
