@@ -9,7 +9,8 @@ talks (the browser client says ``ping`` every 25 s) already shows it is alive, a
 pong and their timers for every socket every interval cost an idle worker most of its CPU.
 
 It also lets the hub write a frame synchronously (``send_text_now``) when the transport can
-take it, instead of one awaited ASGI ``send`` (and a task wake-up) per message per socket.
+take it, instead of one awaited ASGI ``send`` (and a task wake-up) per message per socket; the
+frames one socket is sent in one turn of the event loop leave in one write.
 """
 
 from __future__ import annotations
@@ -93,6 +94,7 @@ class CovenWebSocketProtocol(WebSocketsSansIOProtocol):
         self.queue = Inbox()  # type: ignore[assignment]
         self.writable = Gate()  # type: ignore[assignment]
         self.heard_at = self.loop.time()  # when the peer last sent anything
+        self.flush_soon = False  # frames wait in ``conn`` for ``_flush``, scheduled once
 
     def send_keepalive_ping(self) -> None:
         interval = self.ping_interval
@@ -133,8 +135,21 @@ class CovenWebSocketProtocol(WebSocketsSansIOProtocol):
             self.conn.send_text(text.encode())
         except InvalidState:
             return False
-        self.transport.write(b"".join(self.conn.data_to_send()))
+        # Written at the end of this turn of the loop, with whatever else this socket is sent
+        # meanwhile: a mover's acknowledgement and her new state go out in one write. Any
+        # other write of the connection (a pong, a close) takes the frame along, in order.
+        if not self.flush_soon:
+            self.flush_soon = True
+            self.loop.call_soon(self._flush)
         return True
+
+    def _flush(self) -> None:
+        self.flush_soon = False
+        if self.transport.is_closing():
+            return
+        data = self.conn.data_to_send()
+        if data:
+            self.transport.write(b"".join(data))
 
     def data_received(self, data: bytes) -> None:
         self.heard_at = self.loop.time()
