@@ -69,6 +69,13 @@ async def store(settings: Settings) -> AsyncIterator[tuple[Settings, int]]:
         await asyncio.to_thread(migrate, settings.database_url, None)
     engine = make_engine(settings.database_url, settings.database_schema)
     repo = Repository(engine, settings.database_schema)
+    room_id = await new_room(repo)
+    await repo.close()
+    yield settings, room_id
+
+
+async def new_room(repo: Repository) -> int:
+    """A waiting room of two seats (its host's), by id."""
     room = await repo.create_room(
         code=uuid.uuid4().hex[:16],
         game_id="seasons",
@@ -80,8 +87,7 @@ async def store(settings: Settings) -> AsyncIterator[tuple[Settings, int]]:
         host_name="Ana",
         host_token_hash=uuid.uuid4().hex,
     )
-    await repo.close()
-    yield settings, room.id
+    return room.id
 
 
 def outbox_for(settings: Settings, sender: Recording, clock: Clock) -> tuple[Outbox, Database]:

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import time
-import uuid
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -22,6 +21,7 @@ from app.store.database import Database
 from app.store.db import make_engine, migrate
 from app.store.models import WebhookRow
 from app.store.repository import Repository
+from tests.server.test_notify_outbox import new_room
 
 ROOMS = 12
 
@@ -32,20 +32,7 @@ async def rooms(settings: Settings) -> AsyncIterator[tuple[Settings, list[int]]]
         await asyncio.to_thread(migrate, settings.database_url, None)
     engine = make_engine(settings.database_url, settings.database_schema)
     repo = Repository(engine, settings.database_schema)
-    ids = []
-    for _ in range(ROOMS):
-        room = await repo.create_room(
-            code=uuid.uuid4().hex[:16],
-            game_id="seasons",
-            name="t",
-            visibility="private",
-            options={},
-            seat_count=2,
-            turn_seconds=None,
-            host_name="Ana",
-            host_token_hash=uuid.uuid4().hex,
-        )
-        ids.append(room.id)
+    ids = [await new_room(repo) for _ in range(ROOMS)]
     await repo.close()
     yield settings, ids
 
