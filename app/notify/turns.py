@@ -414,97 +414,12 @@ class TurnNotices:
     async def sweep(self) -> int:
         """Write what a crash may have left unwritten: every match in play (and every match
         ended since its webhook was made, without its end post) of a room with targets.
-        Returns how many matches it looked at."""
+        Returns how many matches it looked at.
+
+        Which rooms have targets, and which ended matches lack their end post, is read in
+        ``db``; the rooms, matches and seats where the rooms are (``db`` itself, or each room
+        database)."""
         sharded = self._sharded()
-        if sharded is not None:
-            return await self._sweep_everywhere(sharded)
-        hooked = (
-            select(WebhookRow.room_id)
-            .where(WebhookRow.room_id.is_not(None))
-            .union(
-                select(CircleRoomRow.room_id).join(
-                    WebhookRow, WebhookRow.circle_id == CircleRoomRow.circle_id
-                )
-            )
-        )
-        pushed = select(SeatRow.room_id).join(
-            PushSubscriptionRow, PushSubscriptionRow.seat_id == SeatRow.id
-        )
-        ended_unposted = (
-            select(RoomRow.id)
-            .join(MatchRow, MatchRow.room_id == RoomRow.id)
-            .join(MatchResultRow, MatchResultRow.match_id == MatchRow.id)
-            .where(
-                RoomRow.status == "finished",
-                RoomRow.id.in_(hooked),
-                ~select(NotificationRow.id)
-                .where(
-                    NotificationRow.room_id == RoomRow.id,
-                    NotificationRow.key.like("hook:end:%"),
-                )
-                .exists(),
-            )
-        )
-        async with self.db.readers() as session:
-            rows = (
-                await session.execute(
-                    select(RoomRow, MatchRow)
-                    .join(MatchRow, MatchRow.room_id == RoomRow.id)
-                    .where(
-                        or_(
-                            (RoomRow.status == "playing")
-                            & or_(RoomRow.id.in_(hooked), RoomRow.id.in_(pushed)),
-                            RoomRow.id.in_(ended_unposted),
-                        )
-                    )
-                )
-            ).all()
-            if not rows:
-                return 0
-            ids = [room.id for room, _ in rows]
-            seats: dict[int, list[SeatRow]] = {}
-            for seat in (
-                await session.execute(select(SeatRow).where(SeatRow.room_id.in_(ids)))
-            ).scalars():
-                seats.setdefault(seat.room_id, []).append(seat)
-            finished_at = dict(
-                (
-                    await session.execute(
-                        select(MatchResultRow.room_id, MatchResultRow.finished_at).where(
-                            MatchResultRow.room_id.in_(ids)
-                        )
-                    )
-                ).all()
-            )
-        return await self._add_for(rows, seats, finished_at)
-
-    async def _add_for(
-        self,
-        rows: Sequence[Any],
-        seats: dict[int, list[SeatRow]],
-        finished_at: dict[int, float],
-    ) -> int:
-        """Write the notifications of these (room, match) rows; how many it looked at."""
-        ids = [room.id for room, _ in rows]
-        targets = await self._read_targets(ids)
-        notes: list[NewNotification] = []
-        for room, match in rows:
-            facts = _facts_of_rows(room, match, seats.get(room.id, []))
-            if facts is None:
-                continue
-            found = targets.get(room.id, Targets())
-            if facts.winners is not None:
-                # An end post only to webhooks made before the match ended.
-                ended = finished_at.get(room.id, 0.0)
-                found = Targets((), tuple(h for h in found.hooks if h.created_at <= ended))
-            notes.extend(notes_for(facts, found))
-        await self.outbox.add(notes)
-        return len(rows)
-
-    async def _sweep_everywhere(self, rooms: RoomDatabases) -> int:
-        """``sweep`` with room databases: which rooms have targets (and which ended matches
-        lack their end post) is read in ``db``, the rooms, matches and seats in each room's
-        database."""
         async with self.db.readers() as session:
             hooked = set(
                 (
@@ -518,9 +433,6 @@ class TurnNotices:
                         )
                     )
                 ).scalars()
-            )
-            pushed_seats = list(
-                (await session.execute(select(PushSubscriptionRow.seat_id).distinct())).scalars()
             )
             ended = dict(
                 (
@@ -537,12 +449,28 @@ class TurnNotices:
                     )
                 ).all()
             )
-        if not hooked and not pushed_seats:
+            if sharded is None:
+                # Rooms and subscriptions in one database: the pushed rooms as a subquery.
+                dbs = [self.db]
+                pushed: Any = select(SeatRow.room_id).join(
+                    PushSubscriptionRow, PushSubscriptionRow.seat_id == SeatRow.id
+                )
+                anyone = await session.scalar(select(PushSubscriptionRow.id).limit(1)) is not None
+            else:
+                # Subscriptions name their seats by id (numbered by range in each database).
+                dbs = list(sharded.all)
+                seat_ids = list(
+                    (
+                        await session.execute(select(PushSubscriptionRow.seat_id).distinct())
+                    ).scalars()
+                )
+                pushed = select(SeatRow.room_id).where(SeatRow.id.in_(seat_ids))
+                anyone = bool(seat_ids)
+        if not hooked and not anyone:
             return 0
 
         async def of(db: Database) -> tuple[list[Any], dict[int, list[SeatRow]]]:
             async with db.readers() as session:
-                pushed = select(SeatRow.room_id).where(SeatRow.id.in_(pushed_seats))
                 rows = (
                     await session.execute(
                         select(RoomRow, MatchRow)
@@ -568,12 +496,35 @@ class TurnNotices:
 
         rows: list[Any] = []
         seats: dict[int, list[SeatRow]] = {}
-        for found, held in await asyncio.gather(*(of(db) for db in rooms.all)):
+        for found, held in await asyncio.gather(*(of(db) for db in dbs)):
             rows += found
             seats.update(held)
         if not rows:
             return 0
         return await self._add_for(rows, seats, ended)
+
+    async def _add_for(
+        self,
+        rows: Sequence[Any],
+        seats: dict[int, list[SeatRow]],
+        finished_at: dict[int, float],
+    ) -> int:
+        """Write the notifications of these (room, match) rows; how many it looked at."""
+        ids = [room.id for room, _ in rows]
+        targets = await self._read_targets(ids)
+        notes: list[NewNotification] = []
+        for room, match in rows:
+            facts = _facts_of_rows(room, match, seats.get(room.id, []))
+            if facts is None:
+                continue
+            found = targets.get(room.id, Targets())
+            if facts.winners is not None:
+                # An end post only to webhooks made before the match ended.
+                ended = finished_at.get(room.id, 0.0)
+                found = Targets((), tuple(h for h in found.hooks if h.created_at <= ended))
+            notes.extend(notes_for(facts, found))
+        await self.outbox.add(notes)
+        return len(rows)
 
 
 def _facts_of_rows(room: RoomRow, match: MatchRow, seats: list[SeatRow]) -> MatchFacts | None:
