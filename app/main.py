@@ -34,6 +34,7 @@ from app.clock import make_clock
 from app.drain import Drain
 from app.errors import CovenError
 from app.fairness.document import DOCUMENT_PATHS, MAX_DOCUMENT_BYTES
+from app.gc_tuning import GcTuning
 from app.logs import redact_tokens_in_logs
 from app.notify.service import Notify
 from app.observability import json_logs, metrics, tracing
@@ -379,11 +380,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         drain.install()
         # Everything alive now (modules, mappers, schemas) lives as long as the process: keep
         # it out of the cyclic collector, whose full passes otherwise stall the loop ~100 ms.
+        # Then every COVEN_GC_FREEZE_SECONDS what survived since, and sometimes one whole pass
+        # that frees closed sockets' cycles (app/gc_tuning.py).
         gc.collect()
         gc.freeze()
+        gc_tuning = app.state.gc_tuning = GcTuning(settings.gc_freeze_seconds)
+        await gc_tuning.start()
         try:
             yield
         finally:
+            await gc_tuning.close()
             await drain.close()
             await notify.close()
             await results.close()

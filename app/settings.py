@@ -221,6 +221,10 @@ class Settings:
     db_pool_size: int = 8
     db_pool_overflow: int = 7
     move_pool_size: int = 10
+    # Every this many seconds each worker freezes what survived its young collections, so the
+    # collector's full passes skip the open sockets' objects (app/gc_tuning.py); 0: only once,
+    # at startup (COVEN_GC_FREEZE_SECONDS=0).
+    gc_freeze_seconds: float = 10.0
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -280,4 +284,5 @@ class Settings:
             db_pool_size=_int("COVEN_DB_POOL_SIZE", base.db_pool_size),
             db_pool_overflow=_int("COVEN_DB_POOL_OVERFLOW", base.db_pool_overflow),
             move_pool_size=_int("COVEN_MOVE_POOL_SIZE", base.move_pool_size),
+            gc_freeze_seconds=_float("COVEN_GC_FREEZE_SECONDS", base.gc_freeze_seconds),
         )

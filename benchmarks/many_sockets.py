@@ -482,12 +482,65 @@ def server_env(args: argparse.Namespace, tmp: str) -> dict[str, str]:
         "COVEN_REFUSED_CLIENT_BURST": "0",
         "COVEN_CHAT_CLIENT_BURST": "0",
         "COVEN_DATABASE_URL": args.database_url or f"sqlite+aiosqlite:///{tmp}/coven.db",
+        # GET /metrics: the collector's pauses (coven_gc_pause_seconds) per phase.
+        "COVEN_METRICS": "1",
     }
+    if args.gc_freeze_seconds is not None:
+        env["COVEN_GC_FREEZE_SECONDS"] = str(args.gc_freeze_seconds)
     if args.database_url and args.schema:
         env["COVEN_DATABASE_SCHEMA"] = args.schema
     if args.redis_url:
         env["COVEN_REDIS_URL"] = args.redis_url
     return env
+
+
+def gc_histogram(url: str) -> dict[str, dict[str, float]]:
+    """``coven_gc_pause_seconds`` from the server's /metrics: per generation, ``count``,
+    ``sum`` and each bucket's cumulative count (by its ``le``)."""
+    text = httpx.get(f"{url}/metrics", timeout=60).text
+    out: dict[str, dict[str, float]] = {}
+    for line in text.splitlines():
+        if not line.startswith("coven_gc_pause_seconds"):
+            continue
+        name_labels, _, value = line.rpartition(" ")
+        name, _, labels = name_labels.partition("{")
+        fields = dict(
+            part.split("=", 1) for part in labels.rstrip("}").replace('"', "").split(",") if part
+        )
+        series = out.setdefault(fields.get("generation", "?"), {})
+        key = name.removeprefix("coven_gc_pause_seconds_")
+        series[f"le {fields['le']}" if key == "bucket" else key] = float(value)
+    return out
+
+
+def gc_pauses(
+    before: dict[str, dict[str, float]], after: dict[str, dict[str, float]]
+) -> dict[str, Any]:
+    """The collections between two scrapes, per generation: how many, their seconds in all,
+    and the bucket the longest fell in (``longest_s``: "lower..upper")."""
+    out: dict[str, Any] = {}
+    for generation, series in sorted(after.items()):
+        old = before.get(generation, {})
+        count = series.get("count", 0) - old.get("count", 0)
+        if count <= 0:
+            continue
+        bounds = sorted(
+            (float(key[3:]), series[key] - old.get(key, 0))
+            for key in series
+            if key.startswith("le ")
+        )
+        lower, longest = 0.0, "?"
+        for bound, cumulative in bounds:
+            if cumulative >= count:
+                longest = f"{lower}..{bound}"
+                break
+            lower = bound
+        out[f"gen{generation}"] = {
+            "count": int(count),
+            "total_s": round(series.get("sum", 0) - old.get("sum", 0), 3),
+            "longest_s": longest,
+        }
+    return out
 
 
 def measure(args: argparse.Namespace, url: str, pid: int, files: int) -> dict[str, Any]:
@@ -503,6 +556,7 @@ def measure(args: argparse.Namespace, url: str, pid: int, files: int) -> dict[st
     result["rooms_setup_s"] = round(time.perf_counter() - t0, 1)
     if args.baseline:
         result["play_before"] = play(args, url, pid)
+    gc_start = gc_histogram(url)
     holders = [Holder(url, args.warm, 0, "127.0.0.2", args)]
     _, warm_opened, _ = open_all(holders, codes, 300)
     time.sleep(args.settle)
@@ -521,9 +575,11 @@ def measure(args: argparse.Namespace, url: str, pid: int, files: int) -> dict[st
         after = load.rss_kib([pid])
         # What the open sockets alone cost the server (pings both ways, presence): no table
         # plays yet.
+        gc_open = gc_histogram(url)
         cpu0, t0 = load.cpu_seconds([pid]), time.perf_counter()
         time.sleep(args.idle_seconds)
         idle_cpu = (load.cpu_seconds([pid]) - cpu0) / (time.perf_counter() - t0)
+        gc_idle = gc_histogram(url)
         result.update(
             {
                 "sockets": opened,
@@ -535,10 +591,13 @@ def measure(args: argparse.Namespace, url: str, pid: int, files: int) -> dict[st
                 "rss_after_kib": after,
                 "kib_per_socket": round((after - before) / max(1, opened), 2),
                 "idle_server_cpu_s_per_s": round(idle_cpu, 3),
+                "gc_opening": gc_pauses(gc_start, gc_open),
+                "gc_idle": gc_pauses(gc_open, gc_idle),
             }
         )
         print(json.dumps(result), file=sys.stderr, flush=True)
         result["play"] = play(args, url, pid)
+        result["gc_play"] = gc_pauses(gc_idle, gc_histogram(url))
         result["rss_after_play_kib"] = load.rss_kib([pid])
         result["server_sockets_during_play"] = opened + warm_opened + player_sockets
     finally:
@@ -568,6 +627,11 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--baseline", action="store_true", help="play before the sockets too")
     parser.add_argument("--database-url", help="PostgreSQL URL (default: a temp SQLite file)")
     parser.add_argument("--redis-url")
+    parser.add_argument(
+        "--gc-freeze-seconds",
+        type=float,
+        help="the server's COVEN_GC_FREEZE_SECONDS (0: freeze at startup only; default: its own)",
+    )
     # A holder process (started by this script).
     parser.add_argument("--hold", metavar="URL", help=argparse.SUPPRESS)
     parser.add_argument("--count", type=int, default=0, help=argparse.SUPPRESS)
@@ -597,6 +661,7 @@ def main() -> int:
         "game": "hidden picks",
         "think_ms": args.think,
         "ping_s": args.ping_seconds,
+        "gc_freeze_seconds": args.gc_freeze_seconds,
     }
     with tempfile.TemporaryDirectory(prefix="coven-many-") as tmp:
         if args.database_url:

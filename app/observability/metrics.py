@@ -19,7 +19,9 @@ processes sharing the directory) reports the whole host. The names are the contr
 - ``coven_lost_commits_total{resolved}``: moves whose commit another worker's beat (a room's
   sockets on several workers), by how the move went on: ``replayed`` (the winner's sealed
   move heard and replayed, no read), ``locked`` (the match read holding its row, PostgreSQL)
-  or ``read`` (read again, SQLite).
+  or ``read`` (read again, SQLite);
+- ``coven_gc_pause_seconds{generation}``: one cyclic garbage collection (the worker serves
+  nothing meanwhile; ``app/gc_tuning.py``).
 """
 
 from __future__ import annotations
@@ -45,6 +47,7 @@ from app.observability.multiproc import MULTIPROC_ENV
 
 MOVE_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
 THINK_BUCKETS = (0.001, 0.005, 0.01, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 5.0, 10.0)
+GC_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
 STAGES = ("applied", "committed", "fanned_out")
 
 
@@ -99,6 +102,14 @@ class Metrics:
             ["resolved"],
             registry=r,
         )
+        self.gc_pause = Histogram(
+            "coven_gc_pause_seconds",
+            "One cyclic garbage collection (the worker serves nothing meanwhile)",
+            ["generation"],
+            buckets=GC_BUCKETS,
+            registry=r,
+        )
+        self.gc_generations = {g: self.gc_pause.labels(str(g)) for g in (0, 1, 2)}
 
 
 _metrics: Metrics | None = None
@@ -198,6 +209,14 @@ def bus_error(op: str) -> None:
 def lost_commit(resolved: str) -> None:
     if _metrics is not None:
         _metrics.lost_commits.labels(resolved).inc()
+
+
+def gc_paused(generation: int, seconds: float) -> None:
+    if _metrics is not None:
+        series = _metrics.gc_generations.get(generation)
+        if series is None:
+            series = _metrics.gc_pause.labels(str(generation))
+        series.observe(seconds)
 
 
 def watch_store(engine: Any) -> None:
