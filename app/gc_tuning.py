@@ -72,7 +72,7 @@ class GcTuning:
         self._pauses: list[tuple[int, float]] = []
         self._started: float | None = None
         self._task: asyncio.Task[None] | None = None
-        self._thresholds: tuple[int, int, int] | None = None
+        self._raised = False
 
     @property
     def enabled(self) -> bool:
@@ -139,8 +139,8 @@ class GcTuning:
     async def start(self) -> None:
         self.install()
         if self.enabled:
-            self._thresholds = gc.get_threshold()
-            gc.set_threshold(YOUNG_THRESHOLD, *self._thresholds[1:])
+            _raise_young_threshold()
+            self._raised = True
         self.kept = gc.get_freeze_count()  # the startup freeze (app/main.py) was a whole pass
         self.last_full = self.clock()
         self._task = asyncio.create_task(self._run(), name="gc-tuning")
@@ -165,6 +165,27 @@ class GcTuning:
             self._task = None
         self.flush()
         self.uninstall()
-        if self._thresholds is not None:
-            gc.set_threshold(*self._thresholds)
-            self._thresholds = None
+        if self._raised:
+            _restore_young_threshold()
+            self._raised = False
+
+
+# CPython's thresholds while no tuning runs, and how many run (apps in one test process).
+_saved: tuple[int, int, int] | None = None
+_running = 0
+
+
+def _raise_young_threshold() -> None:
+    global _saved, _running
+    if _running == 0:
+        _saved = gc.get_threshold()
+        gc.set_threshold(YOUNG_THRESHOLD, *_saved[1:])
+    _running += 1
+
+
+def _restore_young_threshold() -> None:
+    global _saved, _running
+    _running -= 1
+    if _running == 0 and _saved is not None:
+        gc.set_threshold(*_saved)
+        _saved = None

@@ -152,10 +152,21 @@ async def test_the_loop_freezes_only_when_on(monkeypatch: pytest.MonkeyPatch) ->
     assert on._task is None and on._callback not in gc.callbacks
 
 
+async def test_two_apps_in_one_process_give_the_threshold_back_once_both_stop() -> None:
+    thresholds = gc.get_threshold()
+    first, second = GcTuning(10), GcTuning(10)
+    await first.start()
+    await second.start()
+    await first.close()
+    assert gc.get_threshold()[0] == gc_tuning.YOUNG_THRESHOLD  # the second still runs
+    await second.close()
+    assert gc.get_threshold() == thresholds
+
+
 # ---------------------------------------------------------------- a real server
 
-# ``coven serve`` with the whole pass due as soon as the frozen objects grew (not after a
-# minute), or never (the control): the two differ only in that pass.
+# ``coven serve`` with the whole pass due as soon as the frozen objects grew (not after
+# five minutes), or never (the control): the two differ only in that pass.
 SERVE = """
 import sys
 from app import gc_tuning
