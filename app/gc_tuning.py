@@ -57,8 +57,9 @@ SLOW_PAUSE_SECONDS = 0.25
 
 
 class GcTuning:
-    """One per worker: ``install()`` then ``await start()``; ``await close()`` at shutdown.
-    ``tick()`` and ``full()`` are the two steps (called by the loop; tests call them)."""
+    """One per worker: ``await start()`` (which installs the pause callback), ``await
+    close()`` at shutdown. ``tick()`` and ``full()`` are the two steps (called by the loop;
+    tests call them)."""
 
     def __init__(self, freeze_seconds: float, clock: Callable[[], float] = time.monotonic) -> None:
         self.freeze_seconds = freeze_seconds

@@ -30,6 +30,11 @@ The server, the holders and the players (this script) are separate processes. A 
 hold at most ``RLIMIT_NOFILE``'s hard limit of open files; the script raises the soft limit to
 it and, if the server cannot hold ``--sockets`` + the players' sockets, opens fewer and says so
 (``sockets_capped_by``). Prints one JSON line (the last line on stdout).
+
+The server runs with ``COVEN_METRICS=1``: the collector's pauses (``coven_gc_pause_seconds``)
+are read from ``/metrics`` around each phase, per generation (``gc_opening``, ``gc_idle``,
+``gc_play``: collections, seconds, the bucket of the longest). ``--gc-freeze-seconds``: the
+server's ``COVEN_GC_FREEZE_SECONDS`` (``0``: freeze at startup only; ``app/gc_tuning.py``).
 """
 
 from __future__ import annotations
