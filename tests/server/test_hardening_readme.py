@@ -32,6 +32,8 @@ LIMITS = {
     "COVEN_WS_SEND_QUEUE": ("ws_send_queue", "256", 256),
     "COVEN_WS_SEND_QUEUE_BYTES": ("ws_send_queue_bytes", "1 MiB", 1024 * 1024),
     "COVEN_WS_SEND_TIMEOUT": ("ws_send_timeout", "10 s", 10.0),
+    "COVEN_WS_PING_INTERVAL": ("ws_ping_interval", "30 s, then 15 s", 30.0),
+    "COVEN_WS_PING_TIMEOUT": ("ws_ping_timeout", "30 s, then 15 s", 15.0),
 }
 
 
