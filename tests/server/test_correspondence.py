@@ -32,6 +32,7 @@ import httpx
 import pytest
 from sqlalchemy import func, select
 
+from app.notify.outbox import LEASE_SECONDS
 from app.store.db import make_engine, migrate
 from app.store.models import NotificationRow
 from tests.server.conftest import PG_URL, _pg_execute
@@ -252,6 +253,11 @@ async def test_a_day_per_move_notifies_each_thing_once_through_kill_and_workers(
             # Ana calls: round 2 begins (both pick) — and the worker that took it dies at once.
             await act(coven.url(0), code, ana, {"type": "call", "guess": "high"})
             coven.kill_and_restart(0)
+            # What it had not written, the restarted worker's sweep writes. What it had claimed
+            # and not sent waits for its claim to run out: 60 s of a clock this test holds still.
+            await asyncio.sleep(0.5)
+            if len(push.to(device)) < 3 or len(posts()) < 3:
+                coven.advance(LEASE_SECONDS + 1)
             await until(lambda: _async(len(push.to(device)) >= 3), "round 2's push", 40)
             await until(lambda: _async(len(posts()) >= 3), "round 2's post", 40)
             await act(coven.url(1), code, bea, {"type": "pick", "value": 1})
