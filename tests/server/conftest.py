@@ -117,8 +117,11 @@ def sqlite_server(sqlite: Settings) -> Iterator[ThreadServer]:
 def worker_env(pg_schema: str, redis_url: str, **extra: str) -> dict[str, str]:
     """The environment of a ``coven serve`` worker of these tests: PostgreSQL in the test's
     schema (migrated by ``pg_schema``), the Redis bus, bots that answer at once; ``extra`` adds
-    or overrides."""
+    or overrides. The schema is one per test session and the room limit is counted in Redis per
+    schema and address, so every test's rooms from 127.0.0.1 would share one allowance: the
+    burst is raised here, and the tests of that limit set their own."""
     return {
+        "COVEN_ROOMS_BURST": "1000",
         "COVEN_DATABASE_URL": PG_URL,
         "COVEN_DATABASE_SCHEMA": pg_schema,
         "COVEN_REDIS_URL": redis_url,
