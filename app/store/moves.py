@@ -12,7 +12,8 @@ a thread hop on SQLite), so they are written once here as SQL text with paramete
   for the lock instead of the loop. Checkpoints run on that thread too, so the loop never
   copies the log into the database file.
 - **PostgreSQL**: one statement per move (data-modifying CTEs), autocommitted, over asyncpg's
-  own pool with its prepared-statement cache: one round trip. When another worker moved the
+  own pool with its prepared-statement cache: one round trip; moves that arrive together share
+  one statement and one commit (``app/store/group_commit.py``). When another worker moved the
   match first, ``locked`` takes the match row ``FOR UPDATE`` so the retry cannot lose again.
 
 Nothing is acknowledged before ``commit`` returns: the contract stays.
@@ -31,6 +32,7 @@ from typing import Any, Protocol
 from sqlalchemy import URL
 
 from app import wire
+from app.store.group_commit import PG_MOVES, GroupCommit
 
 
 @dataclass(frozen=True, slots=True)
@@ -376,11 +378,18 @@ async def _keep(connection: Any) -> None:
 
 class PostgresMoves:
     def __init__(self, url: URL, schema: str | None, size: int = 20) -> None:
+        import asyncpg
+
         self._dsn = _pg_dsn(url)
         self._schema = schema
         self._size = size
         self._pool: Any = None
         self._opening = asyncio.Lock()
+        self.group = GroupCommit(
+            self._commit_one,
+            self._commit_many,
+            (asyncpg.UniqueViolationError, asyncpg.DeadlockDetectedError),
+        )
 
     async def _get_pool(self) -> Any:
         if self._pool is None:
@@ -402,6 +411,24 @@ class PostgresMoves:
         return self._pool
 
     async def commit(self, move: Move) -> bool | None:
+        return await self.group.commit(move)
+
+    async def _commit_many(self, params: tuple[Any, ...]) -> list[Any]:
+        """``PG_MOVES`` for a batch (``app/store/group_commit.py``): its rows."""
+        import asyncpg
+
+        pool = await self._get_pool()
+        for attempt in range(2):
+            try:
+                async with pool.acquire() as conn:
+                    return list(await conn.fetch(PG_MOVES, *params))
+            except (*RETRY_ON, asyncpg.InterfaceError, asyncpg.ConnectionDoesNotExistError):
+                if attempt:
+                    raise
+                await asyncio.sleep(0.05)
+        raise AssertionError("unreachable")
+
+    async def _commit_one(self, move: Move) -> bool | None:
         import asyncpg
 
         pool = await self._get_pool()
@@ -450,6 +477,7 @@ class PostgresMoves:
             yield locked
 
     async def close(self) -> None:
+        await self.group.close()
         if self._pool is not None:
             pool, self._pool = self._pool, None
             try:
