@@ -116,8 +116,9 @@ class GcTuning:
         """Collect what is not frozen, freeze what survived; a whole pass when due (True)."""
         self.ticks += 1
         gc.collect()  # only the objects made since the last freeze
-        self.frozen_since += len(gc.get_objects())
+        before = gc.get_freeze_count()
         gc.freeze()
+        self.frozen_since += gc.get_freeze_count() - before
         since = self.clock() - self.last_full
         grown = self.frozen_since >= FULL_GROWTH * max(self.kept, 1)
         if (grown and since >= FULL_MIN_SECONDS) or since >= FULL_MAX_SECONDS:

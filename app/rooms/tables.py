@@ -551,6 +551,9 @@ class Tables:
         self._tables.pop(code, None)
         self._rooms.pop(code, None)
         self._heard.pop(code, None)
+        waiting = self._hearing.pop(code, None)
+        if waiting is not None and not waiting.done():
+            waiting.set_result(None)  # whoever waits to hear a move reads the match instead
         lock = self._locks.get(code)
         if lock is not None and not lock.locked():
             del self._locks[code]
