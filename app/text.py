@@ -27,6 +27,10 @@ _DROP_CATEGORIES = {"Cc", "Cf", "Cs", "Co", "Cn"}
 _SPACE_CATEGORIES = {"Zs", "Zl", "Zp"}
 _MAX_COMBINING = 2  # marks on one base letter (Vietnamese needs 2; "zalgo" text uses dozens)
 _CODE = re.compile(r"[A-Za-z0-9_-]{1,64}")
+# What machine text may not hold: Unicode's categories Cc (the C0 and C1 controls and DEL,
+# fixed since Unicode 1.1) and Cs (the surrogates), as one character class: searched in C, not
+# one ``unicodedata.category`` call per character (every string of every action is checked).
+_MACHINE_BAD = re.compile(r"[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
 
 
 def clean_display(text: str) -> str:
@@ -66,10 +70,8 @@ def display_name(text: str, max_chars: int = 40) -> str:
 
 def bad_char(text: str) -> str | None:
     """The first character machine text may not hold (a control character or a surrogate)."""
-    for char in text:
-        if unicodedata.category(char) in ("Cc", "Cs"):
-            return char
-    return None
+    found = _MACHINE_BAD.search(text)
+    return None if found is None else found.group()
 
 
 def check_machine_text(text: str, where: str) -> None:
@@ -82,17 +84,19 @@ def check_machine_text(text: str, where: str) -> None:
 
 def json_depth(value: Any) -> int:
     """How deeply ``value`` nests (a scalar is 0), without recursion."""
+    if not isinstance(value, dict | list):
+        return 0
+    # Only containers go on the stack (a scalar adds no depth): a message's strings and
+    # numbers cost one isinstance each.
     deepest = 0
-    stack: list[tuple[Any, int]] = [(value, 0)]
+    stack: list[tuple[Any, int]] = [(value, 1)]
     while stack:
         item, depth = stack.pop()
-        if isinstance(item, dict):
-            depth += 1
-            stack.extend((v, depth) for v in item.values())
-        elif isinstance(item, list):
-            depth += 1
-            stack.extend((v, depth) for v in item)
-        deepest = max(deepest, depth)
+        if depth > deepest:
+            deepest = depth
+        for child in item.values() if isinstance(item, dict) else item:
+            if isinstance(child, dict | list):
+                stack.append((child, depth + 1))
     return deepest
 
 
