@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from app import wire
 from app.clock import pace_of
@@ -27,6 +27,28 @@ from engine import registry
 from engine.protocol import Event, Game, IllegalAction, events_for
 
 STAGES_KEPT = 64
+
+T = TypeVar("T")
+
+# ``next_table`` builds the next ``MatchRecord`` positionally while its fields are these (a
+# field added to it makes it fall back to ``dataclasses.replace``).
+_MATCH_FIELDS_KNOWN = tuple(f.name for f in dataclasses.fields(MatchRecord)) == (
+    "id",
+    "room_id",
+    "game_id",
+    "seed",
+    "players",
+    "options",
+    "snapshot",
+    "version",
+    "stage",
+    "stage_since",
+    "finished",
+    "acted",
+    "owing_since",
+    "rules_version",
+    "secret",
+)
 
 
 def find_game(game_id: str) -> Game:
@@ -166,9 +188,18 @@ class Table:
         return text
 
 
+def bounded(marks: dict[int, T], above: int) -> dict[int, T]:
+    """A copy of ``marks`` without its versions ``above`` or older. Each move copies three of
+    these: a table's marks were bounded one version ago, so usually none falls out and a plain
+    copy (in C) does, with no comprehension over every kept version."""
+    if not marks or min(marks) > above:
+        return marks.copy()
+    return {v: mark for v, mark in marks.items() if v > above}
+
+
 def recent_private(table: Table, version: int, private: int | None) -> dict[int, int | None]:
     """``table``'s recent private-step marks with ``version``'s own, bounded like the stages."""
-    marks = {v: p for v, p in table.private.items() if v > version - STAGES_KEPT}
+    marks = bounded(table.private, version - STAGES_KEPT)
     marks[version] = private
     return marks
 
@@ -184,14 +215,14 @@ def shown_after(
 
 def match_stages(table: Table, match: MatchRecord) -> dict[int, str]:
     """The recent stage history of ``table``, with ``match``'s own version, bounded."""
-    stages = {v: st for v, st in table.stages.items() if v > match.version - STAGES_KEPT}
+    stages = bounded(table.stages, match.version - STAGES_KEPT)
     stages[match.version] = match.stage
     return stages
 
 
 def recent_history(table: Table, version: int, events: list[Event]) -> dict[int, list[Event]]:
     """``table``'s recent events with ``version``'s own, bounded like the stages."""
-    history = {v: e for v, e in table.history.items() if v > version - STAGES_KEPT}
+    history = bounded(table.history, version - STAGES_KEPT)
     history[version] = events
     return history
 
@@ -228,16 +259,36 @@ def next_table(
     """The copy after this worker committed ``new`` onto ``table``: built from what it
     committed, with no read (``faces``: what the private-step test already rendered)."""
     match = table.match
-    new_match = dataclasses.replace(
-        match,
-        version=match.version + 1,
-        snapshot=new.snapshot,
-        stage=new.stage_after,
-        stage_since=stage_since,
-        finished=new.finished,
-        acted=tuple(new.acted),
-        owing_since=tuple(new.owing_since),
-    )
+    if _MATCH_FIELDS_KNOWN:
+        # Built directly: ``dataclasses.replace`` walks the fields in Python on every move.
+        new_match = MatchRecord(
+            match.id,
+            match.room_id,
+            match.game_id,
+            match.seed,
+            match.players,
+            match.options,
+            new.snapshot,
+            match.version + 1,
+            new.stage_after,
+            stage_since,
+            new.finished,
+            tuple(new.acted),
+            tuple(new.owing_since),
+            match.rules_version,
+            match.secret,
+        )
+    else:
+        new_match = dataclasses.replace(
+            match,
+            version=match.version + 1,
+            snapshot=new.snapshot,
+            stage=new.stage_after,
+            stage_since=stage_since,
+            finished=new.finished,
+            acted=tuple(new.acted),
+            owing_since=tuple(new.owing_since),
+        )
     stages = match_stages(table, match)
     stages[new_match.version] = new.stage_after
     history = recent_history(table, new_match.version, new.events)
@@ -247,6 +298,10 @@ def next_table(
     nxt.hidden = hidden_after(table.hidden, match.players, new.private_to)
     nxt.private = recent_private(table, new_match.version, new.private_to)
     nxt.public_events, nxt.own_events = shown_after(table, new.events, new.private_to)
+    if table.result is None and nxt.result is None:
+        # The seed proof of an unfinished match depends on the room record alone (``proof``
+        # builds it again if ``room`` is another record).
+        nxt._proof = table._proof
     return nxt
 
 
