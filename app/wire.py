@@ -16,5 +16,10 @@ def dumps(value: Any) -> str:
     return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
+def dumps_bytes(value: Any) -> bytes:
+    """``dumps`` as the UTF-8 bytes orjson makes (for what is encoded next, not sent as text)."""
+    return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS)
+
+
 def loads(text: str | bytes) -> Any:
     return orjson.loads(text)

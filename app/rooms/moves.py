@@ -196,11 +196,12 @@ class Moves:
             "version": match.version + 1,
             "events": public_events(new.events),
         }
-        if not isinstance(self.bus, MemoryBus) and await self.tables.seal.ready():
+        seal = self.tables.seal
+        if not isinstance(self.bus, MemoryBus) and (seal.loaded or await seal.ready()):
             # The other workers replay the move from this, with no read (sealed: it holds
             # the action and its private events).
             fields = sealed_fields(match.id, match.version + 1, new, table.match.stage_since)
-            message["move"] = self.tables.seal.seal(code, fields)
+            message["move"] = seal.seal(code, fields)
         await self.bus.publish(room_channel(code), message)
         if came_back:
             await self.bus.publish(room_channel(code), {"type": "room"})

@@ -84,6 +84,11 @@ class MoveSeal:
         self._aead: AESGCM | None = None
         self._loading = asyncio.Lock()
 
+    @property
+    def loaded(self) -> bool:
+        """Whether the key is at hand already (``ready`` without a coroutine, per move)."""
+        return self._aead is not None
+
     async def ready(self) -> bool:
         """Whether the key is at hand (read or made on the first call). A database that
         cannot be reached leaves it unloaded: messages then go unsealed, replays read back."""
@@ -101,7 +106,7 @@ class MoveSeal:
         if self._aead is None:
             return None
         nonce = os.urandom(NONCE_BYTES)
-        sealed = self._aead.encrypt(nonce, wire.dumps(fields).encode(), code.encode())
+        sealed = self._aead.encrypt(nonce, wire.dumps_bytes(fields), code.encode())
         return base64.b64encode(nonce + sealed).decode("ascii")
 
     def open(self, code: str, text: str) -> dict[str, Any] | None:
