@@ -445,11 +445,7 @@ class CircleStore:
     ) -> list[tuple[int, str, str, float]]:
         """(match, room id, game, finished at) rows as (match, code, game, finished at), each
         code read in its room's database (a room gone since: its match is left out)."""
-        codes: dict[int, str] = {}
-        for db, ids in rooms.grouped({row[1] for row in found}).items():
-            async with db.readers() as session:
-                query = select(RoomRow.id, RoomRow.code).where(RoomRow.id.in_(ids))
-                codes.update((room_id, code) for room_id, code in await session.execute(query))
+        codes = await rooms.codes({row[1] for row in found})
         return [
             (match_id, codes[room_id], game_id, finished_at)
             for match_id, room_id, game_id, finished_at in found

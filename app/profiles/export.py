@@ -163,9 +163,5 @@ class ProfileExport:
             async with db.readers() as session:
                 seats += (await session.execute(seats_query)).all()
         seats.sort(key=lambda row: row[4])
-        codes: dict[int, str] = {}
-        for db, ids in rooms.grouped({row[1] for row in matches}).items():
-            async with db.readers() as session:
-                query = select(RoomRow.id, RoomRow.code).where(RoomRow.id.in_(ids))
-                codes.update((room_id, code) for room_id, code in await session.execute(query))
+        codes = await rooms.codes({row[1] for row in matches})
         return seats, [(*row, codes.get(row[1])) for row in matches]

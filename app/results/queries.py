@@ -37,7 +37,7 @@ from app.store.models import (
     RatingRow,
     RoomRow,
 )
-from app.store.room_shards import RoomDatabases, position_of_id
+from app.store.room_shards import RoomDatabases
 from engine.protocol import Game
 
 PAGE = 20
@@ -216,21 +216,9 @@ class Queries:
         by_match: dict[int, list[Any]] = {}
         for row in rows:
             by_match.setdefault(row.match_id, []).append(row)
-        wanted: dict[int, set[int]] = {}
-        for seats in by_match.values():
-            room_id = seats[0].room_id
-            wanted.setdefault(position_of_id(room_id), set()).add(room_id)
-        found: dict[int, tuple[str, str]] = {}
-        for position, room_ids in wanted.items():
-            async with rooms.all[position].readers() as reader:
-                found.update(
-                    (room_id, (code, visibility))
-                    for room_id, code, visibility in await reader.execute(
-                        select(RoomRow.id, RoomRow.code, RoomRow.visibility).where(
-                            RoomRow.id.in_(room_ids)
-                        )
-                    )
-                )
+        found = await rooms.rooms_columns(
+            {seats[0].room_id for seats in by_match.values()}, RoomRow.code, RoomRow.visibility
+        )
         lines = {}
         for match_id, seats in by_match.items():
             # A room deleted since (its history stays): no code, as a private room's.

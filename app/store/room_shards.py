@@ -31,12 +31,13 @@ import heapq
 from collections.abc import AsyncIterator, Iterable, Sequence
 from typing import Any
 
-from sqlalchemy import text
+from sqlalchemy import select, text
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from app.fairness.seeds import Secret
 from app.store.database import Database
 from app.store.db import DEFAULT_POOLS, PoolSizes, make_engine, migrate
+from app.store.models import RoomRow
 from app.store.moves import Head, LockedMatch, Move
 from app.store.repository import (
     ActionRecord,
@@ -237,6 +238,23 @@ class RoomDatabases:
         for row_id in ids:
             found.setdefault(self.of(row_id), []).append(row_id)
         return found
+
+    async def rooms_columns(self, ids: Iterable[int], *columns: Any) -> dict[int, tuple[Any, ...]]:
+        """``columns`` of ``RoomRow`` for these room ids, each read in its room's database (a
+        room gone since is missing)."""
+        found: dict[int, tuple[Any, ...]] = {}
+        for db, room_ids in self.grouped(ids).items():
+            async with db.readers() as session:
+                query = select(RoomRow.id, *columns).where(RoomRow.id.in_(room_ids))
+                found.update((row[0], tuple(row[1:])) for row in await session.execute(query))
+        return found
+
+    async def codes(self, ids: Iterable[int]) -> dict[int, str]:
+        """Room id → code, each read in its room's database (a room gone since is missing)."""
+        return {
+            room_id: row[0]
+            for room_id, row in (await self.rooms_columns(ids, RoomRow.code)).items()
+        }
 
     def by_code(self, code: str) -> list[Database]:
         """The databases to ask for a room by its code, the likeliest first (its hash's, then
