@@ -74,27 +74,37 @@ Single = Callable[[Any], Awaitable[Answer]]  # one move by itself (raises as it 
 Many = Callable[[tuple[Any, ...]], Awaitable[Sequence[Any]]]  # the batch statement's rows
 
 
-def batch_params(moves: Sequence[Any]) -> tuple[Any, ...]:
+# ``PG_MOVES``' arrays in their order: the ``Move`` field each is made of, and whether it goes
+# as JSON text.
+BATCH_FIELDS = (
+    ("match_id", False),
+    ("seen", False),
+    ("snapshot", True),
+    ("stage_after", False),
+    ("stage_since", False),
+    ("finished", False),
+    ("acted", True),
+    ("owing_since", True),
+    ("due_at", False),
+    ("seat", False),
+    ("action", True),
+    ("client_id", False),
+    ("stage_before", False),
+    ("events", True),
+    ("by_bot", False),
+    ("at", False),
+    ("clear_away", False),
+    ("private_to", False),
+)
+
+
+def batch_params(moves: Sequence[Any]) -> tuple[list[Any], ...]:
     """``PG_MOVES``' arrays, one entry per move (``app.store.moves.Move``)."""
-    return (
-        [m.match_id for m in moves],
-        [m.seen for m in moves],
-        [wire.dumps(m.snapshot) for m in moves],
-        [m.stage_after for m in moves],
-        [m.stage_since for m in moves],
-        [m.finished for m in moves],
-        [wire.dumps(m.acted) for m in moves],
-        [wire.dumps(m.owing_since) for m in moves],
-        [m.due_at for m in moves],
-        [m.seat for m in moves],
-        [wire.dumps(m.action) for m in moves],
-        [m.client_id for m in moves],
-        [m.stage_before for m in moves],
-        [wire.dumps(m.events) for m in moves],
-        [m.by_bot for m in moves],
-        [m.at for m in moves],
-        [m.clear_away for m in moves],
-        [m.private_to for m in moves],
+    return tuple(
+        [wire.dumps(getattr(m, name)) for m in moves]
+        if as_json
+        else [getattr(m, name) for m in moves]
+        for name, as_json in BATCH_FIELDS
     )
 
 
