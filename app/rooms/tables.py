@@ -89,6 +89,9 @@ class Table:
     # The seed proof every viewer of this version is shown, with the room record it was read
     # from: built once for all the seats, again only if the room record is replaced.
     _proof: tuple[RoomRecord, dict[str, Any] | None] | None = None
+    # What every viewer of this version is shown alike (``to_move`` in order, the clocks),
+    # with the room record it was built from: once for all the seats, like the proof.
+    _alike: tuple[RoomRecord, list[int], dict[str, Any] | None] | None = None
 
     @property
     def version(self) -> int:
@@ -124,6 +127,9 @@ class Table:
         """The ``state`` message for ``seat`` (``None``: spectator), in its own numbering of
         the versions: nothing in it moves with another seat's private steps."""
         faces = self.face()
+        alike = self._alike
+        if alike is None or alike[0] is not self.room:
+            alike = self._alike = (self.room, sorted(self.to_move), self.clock())
         return {
             "type": "state",
             "version": self.version_for(seat),
@@ -132,12 +138,12 @@ class Table:
             "public_version": self.public_version,
             "seat": seat,
             "view": faces.view(seat),
-            "to_move": sorted(self.to_move),
+            "to_move": alike[1],
             "legal": faces.legal(seat),
             "undo": faces.undo(seat),
             "events": events_for(self.events_seen_by(seat), seat),
             "result": self.result,
-            "clock": self.clock(),
+            "clock": alike[2],
             # The seed proof: the secret seed only once the match is over (app/fairness).
             "fairness": self.proof(),
         }
@@ -291,18 +297,31 @@ def next_table(
         )
     stages = match_stages(table, match)
     stages[new_match.version] = new.stage_after
-    history = recent_history(table, new_match.version, new.events)
-    nxt = make_table(room, new_match, table.game, state, new.events, faces)
-    nxt.stages = stages
-    nxt.history = history
-    nxt.hidden = hidden_after(table.hidden, match.players, new.private_to)
-    nxt.private = recent_private(table, new_match.version, new.private_to)
-    nxt.public_events, nxt.own_events = shown_after(table, new.events, new.private_to)
-    if table.result is None and nxt.result is None:
+    game = table.game
+    outcome = game.result(state)
+    result = outcome.as_dict() if outcome is not None else None
+    public_events, own_events = shown_after(table, new.events, new.private_to)
+    # Every field at once (``make_table`` and then the bookkeeping would make and drop four
+    # empty dicts a move).
+    return Table(
+        room=room,
+        match=new_match,
+        game=game,
+        state=state,
+        events=new.events,
+        to_move=faces.to_move if faces is not None else game.to_move(state),
+        result=result,
+        stages=stages,
+        history=recent_history(table, new_match.version, new.events),
+        hidden=hidden_after(table.hidden, match.players, new.private_to),
+        private=recent_private(table, new_match.version, new.private_to),
+        public_events=public_events,
+        own_events=own_events,
+        faces=faces,
         # The seed proof of an unfinished match depends on the room record alone (``proof``
         # builds it again if ``room`` is another record).
-        nxt._proof = table._proof
-    return nxt
+        _proof=table._proof if table.result is None and result is None else None,
+    )
 
 
 def shown_from(table: Table, latest: list[ActionRecord]) -> None:
