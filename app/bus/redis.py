@@ -28,8 +28,11 @@ from collections.abc import Callable
 from typing import Any
 
 import redis.asyncio as redis
+from redis.asyncio.connection import AbstractConnection
 from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from app import wire
 from app.bus.base import PRESENCE_TTL, Message, Subscription
@@ -82,6 +85,10 @@ class RedisBus:
         self._outbox: deque[tuple[str, str]] = deque()
         self._pending = asyncio.Event()
         self._sender: asyncio.Task[None] | None = None
+        # The connection the publishes go out on (see ``_publish_all``), and who uses it now
+        # (the sender task, or ``close`` sending what is left).
+        self._publisher: AbstractConnection | None = None
+        self._publishing = asyncio.Lock()
 
     @property
     def down(self) -> bool:
@@ -216,20 +223,34 @@ class RedisBus:
     async def _flush(self) -> None:
         while self._outbox:
             batch = [self._outbox.popleft() for _ in range(min(len(self._outbox), 256))]
-            if len(batch) == 1:
-                channel, text = batch[0]
-                if self._is_sharded(channel):
-                    await self._client.spublish(channel, text)
-                else:
-                    await self._client.publish(channel, text)
-                continue
-            async with self._client.pipeline(transaction=False) as pipe:
-                for channel, text in batch:
-                    if self._is_sharded(channel):
-                        pipe.spublish(channel, text)
-                    else:
-                        pipe.publish(channel, text)
-                await pipe.execute()
+            commands = [
+                ("SPUBLISH" if self._is_sharded(channel) else "PUBLISH", channel, text)
+                for channel, text in batch
+            ]
+            async with self._publishing:
+                try:
+                    await self._publish_all(commands)
+                except (RedisConnectionError, RedisTimeoutError):
+                    # As the client's own one retry: a connection that died with a restarted
+                    # Redis costs a reconnect, not an error.
+                    await self._publish_all(commands)
+
+    async def _publish_all(self, commands: list[tuple[str, str, str]]) -> None:
+        """Every command in one write, then every reply, on this worker's publishing
+        connection: held by the publisher (one at a time), not taken from the pool and given
+        back, nor wrapped in a pipeline object, for every batch. A failure, or an error reply,
+        closes it (replies may be left unread); the next batch connects again."""
+        conn = self._publisher
+        if conn is None:
+            pool = self._client.connection_pool
+            conn = self._publisher = await pool.get_connection()  # type: ignore[no-untyped-call]
+        try:
+            await conn.send_packed_command(conn.pack_commands(commands), check_health=False)
+            for _ in commands:
+                await conn.read_response()
+        except BaseException:
+            await conn.disconnect(nowait=True)
+            raise
 
     async def subscribe(self, channel: str) -> Subscription:
         sub = Subscription(channel, self._unsubscribe)
