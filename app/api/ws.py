@@ -31,18 +31,11 @@ from app.api.deps import Services
 from app.drain import CLOSE_RESTART, Drain
 from app.errors import CovenError
 from app.limits import Window
-from app.messages import ActMessage, ChatIn, ChatOut, ErrorMessage
+from app.messages import AckMessage, ActMessage, ChatIn, ChatOut, ErrorMessage
 from app.observability import metrics
 from app.rooms.hub import CLOSE_TOO_SLOW, DROPPED, Connection, Hub
 from app.rooms.keys import hash_token, room_channel
-from app.text import (
-    MAX_JSON_DEPTH,
-    bad_char,
-    check_json,
-    clean_display,
-    json_depth,
-    valid_room_code,
-)
+from app.text import MAX_JSON_DEPTH, clean_display, json_depth, valid_room_code
 
 log = logging.getLogger(__name__)
 
@@ -330,33 +323,11 @@ def _chat_window(coven: Services, conn: Connection) -> tuple[Window, str]:
     return coven.limits.spectator_chat, f"addr:{conn.client}"
 
 
-def _plain_act(message: dict[str, Any]) -> tuple[dict[str, Any], str, int | None] | None:
-    """The action, client_id and version of an ``act`` message whose client_id and version
-    already pass ``ActMessage`` and whose action is an object (the usual one), the action
-    checked by its validator (``CovenError``: ``bad_text``, ``too_deep``, ``bad_number``),
-    without building the model (one per move). ``None``: anything else, for the model to
-    accept or refuse (it refuses a lone surrogate in client_id before its own check)."""
-    action = message.get("action")
-    client_id = message.get("client_id")
-    version = message.get("version")
-    if type(action) is not dict or type(client_id) is not str or not 0 < len(client_id) <= 100:
-        return None
-    if version is not None and (type(version) is not int or version < 0):
-        return None
-    if bad_char(client_id) is not None:
-        return None
-    check_json(action, "action")
-    return action, client_id, version
-
-
 async def _act(coven: Services, conn: Connection, message: dict[str, Any]) -> None:
     raw_id = message.get("client_id")
     client_id = raw_id if isinstance(raw_id, str) and len(raw_id) <= 100 else None
     try:
-        fields = _plain_act(message)
-        if fields is None:
-            act = ActMessage.model_validate(message)
-            fields = act.action, act.client_id, act.version
+        act = ActMessage.model_validate(message)
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first.get("loc", ()))
@@ -365,33 +336,25 @@ async def _act(coven: Services, conn: Connection, message: dict[str, Any]) -> No
     except CovenError as exc:
         conn.send(_error(exc.code, exc.message, client_id))
         return
-    action, client_id, version = fields
     keys = (conn.client, f"{conn.code}:{conn.seat}")
     try:
         await coven.limits.refused.check(*keys)
     except CovenError as exc:
-        conn.send(_error(exc.code, exc.message, client_id))
+        conn.send(_error(exc.code, exc.message, act.client_id))
         return
     try:
-        ack = await coven.service.act(conn.code, conn.seat, action, client_id, version)
+        ack = await coven.service.act(conn.code, conn.seat, act.action, act.client_id, act.version)
     except CovenError as exc:
         await coven.limits.refused.note(*keys)
-        conn.send(_error(exc.code, exc.message, client_id))
+        conn.send(_error(exc.code, exc.message, act.client_id))
         return
     if ack.duplicate:
         # A repeat costs a database look-up under the table's lock: counted like a refusal.
         await coven.limits.refused.note(*keys)
-    # ``AckMessage``'s JSON, keys in its order, encoded without building the model (one per
-    # move).
     conn.send(
-        wire.dumps(
-            {
-                "type": "ack",
-                "client_id": ack.client_id,
-                "version": ack.version,
-                "duplicate": ack.duplicate,
-            }
-        )
+        AckMessage(
+            client_id=ack.client_id, version=ack.version, duplicate=ack.duplicate
+        ).model_dump_json()
     )
 
 

@@ -30,26 +30,6 @@ STAGES_KEPT = 64
 
 T = TypeVar("T")
 
-# ``next_table`` builds the next ``MatchRecord`` positionally while its fields are these (a
-# field added to it makes it fall back to ``dataclasses.replace``).
-_MATCH_FIELDS_KNOWN = tuple(f.name for f in dataclasses.fields(MatchRecord)) == (
-    "id",
-    "room_id",
-    "game_id",
-    "seed",
-    "players",
-    "options",
-    "snapshot",
-    "version",
-    "stage",
-    "stage_since",
-    "finished",
-    "acted",
-    "owing_since",
-    "rules_version",
-    "secret",
-)
-
 
 def find_game(game_id: str) -> Game:
     try:
@@ -265,36 +245,16 @@ def next_table(
     """The copy after this worker committed ``new`` onto ``table``: built from what it
     committed, with no read (``faces``: what the private-step test already rendered)."""
     match = table.match
-    if _MATCH_FIELDS_KNOWN:
-        # Built directly: ``dataclasses.replace`` walks the fields in Python on every move.
-        new_match = MatchRecord(
-            match.id,
-            match.room_id,
-            match.game_id,
-            match.seed,
-            match.players,
-            match.options,
-            new.snapshot,
-            match.version + 1,
-            new.stage_after,
-            stage_since,
-            new.finished,
-            tuple(new.acted),
-            tuple(new.owing_since),
-            match.rules_version,
-            match.secret,
-        )
-    else:
-        new_match = dataclasses.replace(
-            match,
-            version=match.version + 1,
-            snapshot=new.snapshot,
-            stage=new.stage_after,
-            stage_since=stage_since,
-            finished=new.finished,
-            acted=tuple(new.acted),
-            owing_since=tuple(new.owing_since),
-        )
+    new_match = dataclasses.replace(
+        match,
+        version=match.version + 1,
+        snapshot=new.snapshot,
+        stage=new.stage_after,
+        stage_since=stage_since,
+        finished=new.finished,
+        acted=tuple(new.acted),
+        owing_since=tuple(new.owing_since),
+    )
     stages = match_stages(table, match)
     stages[new_match.version] = new.stage_after
     game = table.game
