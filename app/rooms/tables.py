@@ -220,7 +220,10 @@ def make_table(
     state: Any,
     events: list[Event],
     faces: Faces | None = None,
+    **kept: Any,
 ) -> Table:
+    """The table of ``match`` at ``state``; ``kept``: the bookkeeping fields a worker carries
+    from its copy of the version before (``next_table``)."""
     result = game.result(state)
     return Table(
         room=room,
@@ -231,6 +234,7 @@ def make_table(
         to_move=faces.to_move if faces is not None else game.to_move(state),
         result=result.as_dict() if result is not None else None,
         faces=faces,
+        **kept,
     )
 
 
@@ -257,31 +261,26 @@ def next_table(
     )
     stages = match_stages(table, match)
     stages[new_match.version] = new.stage_after
-    game = table.game
-    outcome = game.result(state)
-    result = outcome.as_dict() if outcome is not None else None
     public_events, own_events = shown_after(table, new.events, new.private_to)
-    # Every field at once (``make_table`` and then the bookkeeping would make and drop four
-    # empty dicts a move).
-    return Table(
-        room=room,
-        match=new_match,
-        game=game,
-        state=state,
-        events=new.events,
-        to_move=faces.to_move if faces is not None else game.to_move(state),
-        result=result,
+    nxt = make_table(
+        room,
+        new_match,
+        table.game,
+        state,
+        new.events,
+        faces,
         stages=stages,
         history=recent_history(table, new_match.version, new.events),
         hidden=hidden_after(table.hidden, match.players, new.private_to),
         private=recent_private(table, new_match.version, new.private_to),
         public_events=public_events,
         own_events=own_events,
-        faces=faces,
+    )
+    if table.result is None and nxt.result is None:
         # The seed proof of an unfinished match depends on the room record alone (``proof``
         # builds it again if ``room`` is another record).
-        _proof=table._proof if table.result is None and result is None else None,
-    )
+        nxt._proof = table._proof
+    return nxt
 
 
 def shown_from(table: Table, latest: list[ActionRecord]) -> None:
