@@ -88,6 +88,8 @@ async def test_a_starved_search_gives_way_to_an_on_time_answer(
     print("starved pool: answers, fallbacks, late, worst", report, versions)
     assert overruns.answers > 20, report  # the tables went on playing
     assert overruns.fallbacks > 0, report  # the burn did starve searches
-    # Late only by the event loop's wake-up under the burn (59 ms at worst, measured), never
-    # by a starved search: waiting for the searches, the worst answer came 4.1 s late.
-    assert overruns.worst_seconds < 0.3, report
+    # Late only by the event loop's wake-up under the burn, never by a starved search: waiting
+    # for the searches, the worst answer came 4.1 s late. The wake-up measured 59 ms alone and
+    # 0.36 s in a CI run (two burners and the other test worker on two cores), so the line is
+    # drawn at a second: well under a starved search, well over the loop's jitter.
+    assert overruns.worst_seconds < 1.0, report
