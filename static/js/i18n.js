@@ -84,6 +84,8 @@ export async function initI18n() {
     dict = english;
   }
   document.documentElement.lang = lang;
+  // The server wrote <html lang> before this ran; ``data-texts`` says the texts are here.
+  document.documentElement.dataset.texts = lang;
   const select = document.getElementById("lang-select");
   if (select) {
     select.value = lang;
@@ -98,6 +100,7 @@ export async function setLanguage(code) {
   lang = code;
   remember(code);
   document.documentElement.lang = code;
+  document.documentElement.dataset.texts = code;
   translateStatic(document);
   for (const fn of listeners) fn(code);
 }

@@ -75,8 +75,9 @@ def test_every_key_and_every_error_code(browser: Any, coven_server: str, lang: s
     player = new_player(browser, "Ana", locale=lang)
     page = player.page
     page.goto(f"{coven_server}/?lang={lang}")
-    # ``lang`` on the root is set once the language's texts are loaded (static/js/i18n.js).
-    wait_until(page, f"document.documentElement.lang === '{lang}'")
+    # ``data-texts`` on the root is set once the language's texts are loaded (static/js/i18n.js);
+    # ``lang`` is there before, as the server wrote it.
+    wait_until(page, f"document.documentElement.dataset.texts === '{lang}'")
     english, own = catalog("en"), catalog(lang)
     families = plural_families(english)
     codes = sorted(all_codes())
