@@ -27,7 +27,7 @@ from engine import registry
 from tests.support.client import Client, open_room
 from tests.support.exports import engine_export
 from tests.support.server import ThreadServer
-from tests.support.table import play_to_end
+from tests.support.table import at_table, play_to_end, played, start
 
 GAME = "whirling-witchcraft"
 OPTIONS = {"personalities": "choose"}  # each witch is dealt personalities: the setup shows it
@@ -37,10 +37,8 @@ OPTIONS = {"personalities": "choose"}  # each witch is dealt personalities: the 
 async def exported(sqlite_server: ThreadServer) -> tuple[str, dict[str, Any]]:
     code, players = await open_room(sqlite_server.url, GAME, ["Agnes", "Brigid"], options=OPTIONS)
     spectator = Client(sqlite_server.url)
-    try:
-        for client in [*players, spectator]:
-            await client.connect(code)
-        assert (await players[0].http.post(f"/api/rooms/{code}/start")).status_code == 200
+    async with at_table(code, [*players, spectator]):
+        await start(players[0], code)
         early = await spectator.http.get(f"/api/rooms/{code}/export")
         assert (early.status_code, early.json()["error"]["code"]) == (409, "not_finished")
         await play_to_end(players, spectator, random.Random(3))
@@ -48,9 +46,6 @@ async def exported(sqlite_server: ThreadServer) -> tuple[str, dict[str, Any]]:
         assert got.status_code == 200, got.text
         assert "attachment" in got.headers["content-disposition"]
         return code, got.json()
-    finally:
-        for client in [*players, spectator]:
-            await client.close()
 
 
 def changed(document: dict[str, Any], change: Any) -> dict[str, Any]:
@@ -233,15 +228,7 @@ async def test_a_match_played_under_other_rules_says_it_cannot_replay(
     """A match that recorded a rules version this server lacks: its replay and its export say
     so (rules_version_unavailable), never a half replay."""
     code, players = await open_room(sqlite_server.url, GAME, ["Agnes", "Brigid"])
-    spectator = Client(sqlite_server.url)
-    try:
-        for client in [*players, spectator]:
-            await client.connect(code)
-        assert (await players[0].http.post(f"/api/rooms/{code}/start")).status_code == 200
-        await play_to_end(players, spectator, random.Random(4))
-    finally:
-        for client in [*players, spectator]:
-            await client.close()
+    await played(code, players, Client(sqlite_server.url), random.Random(4))
     path = sqlite.database_url.split("///", 1)[1]
     with sqlite3.connect(path) as db:
         recorded = db.execute("SELECT rules_version FROM matches").fetchall()

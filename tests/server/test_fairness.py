@@ -18,7 +18,7 @@ import pytest
 
 from tests.support.client import Client
 from tests.support.server import ThreadServer
-from tests.support.table import play_to_end
+from tests.support.table import at_table, play_to_end, played, start
 
 GAME = "whirling-witchcraft"
 
@@ -68,11 +68,10 @@ async def test_the_commitment_comes_first_and_the_seed_follows_from_it(
     assert len(proof["commitment"]) == 64 and proof["revealed"] is None
     assert proof["contributions"] == [{"seat": 0, "value": own, "by": "player"}]
     spectator = Client(sqlite_server.url)
-    try:
+    async with at_table(code, [*players, spectator]):
         # The first message every seat's socket gets (and a spectator's) already holds the
         # commitment and every contribution, before any card is dealt.
         for client in [*players, spectator]:
-            await client.connect(code)
             await client.until(lambda c=client: bool(c.messages), what="a first message")
             first = client.messages[0]
             assert first["type"] == "presence", first
@@ -84,10 +83,9 @@ async def test_the_commitment_comes_first_and_the_seed_follows_from_it(
         assert [c["by"] for c in listed] == ["player", "server", "player"]
         assert listed[0]["value"] == own
         assert all(len(c["value"]) == 32 for c in listed)
-        started = await players[0].http.post(f"/api/rooms/{code}/start")
-        assert started.status_code == 200, started.text
-        assert started.json()["fairness"]["commitment"] == proof["commitment"]
-        assert started.json()["fairness"]["revealed"] is None
+        started = await start(players[0], code)
+        assert started["fairness"]["commitment"] == proof["commitment"]
+        assert started["fairness"]["revealed"] is None
         final = await play_to_end(players, spectator, random.Random(5))
         revealed = final["fairness"]["revealed"]
         assert revealed is not None
@@ -103,9 +101,6 @@ async def test_the_commitment_comes_first_and_the_seed_follows_from_it(
         assert log["replay"]["seed"] == revealed["match_seed"]
         assert log["fairness"]["revealed"] == revealed
         assert log["replay"]["rules_version"] == "2"
-    finally:
-        for client in [*players, spectator]:
-            await client.close()
 
 
 def leaks(texts: list[str], secret: dict[str, Any]) -> list[str]:
@@ -135,9 +130,7 @@ async def test_the_secret_is_nowhere_until_the_match_ends(sqlite_server: ThreadS
     code, players, _ = await seated(url, [secrets.token_hex(16), secrets.token_hex(16)])
     spectator = Client(url)
     texts = await snapshot(url, code, players)  # before the start
-    try:
-        for client in [*players, spectator]:
-            await client.connect(code)
+    async with at_table(code, [*players, spectator]):
         texts.append((await players[0].http.post(f"/api/rooms/{code}/start")).text)
         texts += await snapshot(url, code, players)  # dealt, nothing played
         with pytest.raises(AssertionError, match="did not end"):
@@ -159,9 +152,6 @@ async def test_the_secret_is_nowhere_until_the_match_ends(sqlite_server: ThreadS
         assert all(secret["server_seed"] in t for t in after[1:2]), "the log reveals it"
         assert secret["server_seed"] in after[4], "the export reveals it"
         assert secret["server_seed"] in after[0], "the room reveals it once finished"
-    finally:
-        for client in [*players, spectator]:
-            await client.close()
 
 
 async def test_a_seat_brings_or_changes_its_contribution_before_the_start(
@@ -216,15 +206,7 @@ async def test_a_rematch_has_its_own_commitment_and_takes_parts_on_arrival(
 ) -> None:
     url = sqlite_server.url
     code, players, _ = await seated(url, [secrets.token_hex(16), secrets.token_hex(16)])
-    spectator = Client(url)
-    try:
-        for client in [*players, spectator]:
-            await client.connect(code)
-        assert (await players[0].http.post(f"/api/rooms/{code}/start")).status_code == 200
-        old = (await play_to_end(players, spectator, random.Random(6)))["fairness"]
-    finally:
-        for client in [*players, spectator]:
-            await client.close()
+    old = (await played(code, players, Client(url), random.Random(6)))["fairness"]
     host, bea = (Client(url, p.token, p.seat) for p in players)
     pressed = await host.http.post(f"/api/rooms/{code}/rematch", json={"seats": "keep"})
     assert pressed.status_code == 200, pressed.text

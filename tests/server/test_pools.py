@@ -19,7 +19,7 @@ from app.settings import Settings
 from tests.server.conftest import PG_URL
 from tests.support.client import TIMEOUT, Client, open_room
 from tests.support.server import ThreadServer
-from tests.support.table import play_to_end
+from tests.support.table import at_table, play_to_end
 
 
 def _our_postgres_connections() -> int:
@@ -49,18 +49,13 @@ def _our_postgres_connections() -> int:
 async def _play(url: str, seed: int) -> str:
     code, players = await open_room(url, "test-guess", ["A", "B", "C"], options={"rounds": 2})
     spectator = Client(url)
-    try:
-        for client in [*players, spectator]:
-            await client.connect(code)
+    async with at_table(code, [*players, spectator]):
         # A fresh HTTP connection: the host's may have idled past the server's keep-alive
         # while forty sockets connected on a loaded machine (and race its closing).
         headers = players[0].http.headers
         async with httpx.AsyncClient(base_url=url, headers=headers, timeout=TIMEOUT) as http:
             assert (await http.post(f"/api/rooms/{code}/start")).status_code == 200
         await play_to_end(players, spectator, random.Random(seed))
-    finally:
-        for client in [*players, spectator]:
-            await client.close()
     return code
 
 

@@ -32,7 +32,7 @@ from tests.server.conftest import PG_URL
 from tests.server.coven_serve import refused_start
 from tests.support.client import Client, open_room
 from tests.support.server import ProcessServer
-from tests.support.table import play_to_end
+from tests.support.table import at_table, play_to_end, played
 
 pytestmark = [pytest.mark.postgres]
 
@@ -176,14 +176,8 @@ async def test_rooms_spread_over_both_databases_play_and_survive_kill_9(
         for codes in by_database:
             code = codes[0]
             players = [Client(server.url, s.token, n) for n, s in enumerate(rooms[code])]
-            spectator = Client(server.url)
-            for client in [*players, spectator]:
-                await client.connect(code)
-            assert (await players[0].http.post(f"/api/rooms/{code}/start")).status_code == 200
-            final = await play_to_end(players, spectator, random.Random(code))
+            final = await played(code, players, Client(server.url), random.Random(code))
             assert final["result"] is not None
-            for client in [*players, spectator]:
-                await client.close()
 
         # Mid-match in each database (people), and a host with a bot in each: kill -9.
         midway: dict[str, int] = {}
@@ -216,12 +210,9 @@ async def test_rooms_spread_over_both_databases_play_and_survive_kill_9(
             assert after["version"] == state["version"] >= midway[code]
             players = [Client(server.url, s.token, n) for n, s in enumerate(rooms[code])]
             spectator = Client(server.url)
-            for client in [*players, spectator]:
-                await client.connect(code)
-            final = await play_to_end(players, spectator, random.Random(7))
+            async with at_table(code, [*players, spectator]):
+                final = await play_to_end(players, spectator, random.Random(7))
             assert final["result"] is not None
-            for client in [*players, spectator]:
-                await client.close()
         # The bots of both databases play on after the restart (the sweep reads every one).
         for code, host in with_bots:
             final = await _host_plays_with_bot(server.url, code, host.token or "")

@@ -22,7 +22,7 @@ from prometheus_client.parser import text_string_to_metric_families
 from tests.server.conftest import PG_URL, worker_env
 from tests.support.client import open_room
 from tests.support.server import ProcessServer, two_process_servers
-from tests.support.table import play_to_end
+from tests.support.table import play_to_end, played
 from tests.support.workers import listen, split_table
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis]
@@ -123,13 +123,8 @@ async def test_a_move_that_lost_its_commit_replays_the_winners_sealed_move(
     for seed in range(3):
         code, seated = await open_room(a.url, "test-guess", ["Agnes", "Brigid", "Circe"])
         players, spectator = split_table(a, b, seated)
-        for client in [*players, spectator]:
-            await client.connect(code)
-        assert (await players[0].http.post(f"/api/rooms/{code}/start")).status_code == 200
-        final = await play_to_end(players, spectator, random.Random(seed))
+        final = await played(code, players, spectator, random.Random(seed))
         assert final["result"] is not None
-        for client in [*players, spectator]:
-            await client.close()
     counted = [lost_commits(worker.url) for worker in (a, b)]
     replayed = sum(c.get("replayed", 0) for c in counted)
     locked = sum(c.get("locked", 0) for c in counted)

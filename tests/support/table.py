@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator, Sequence
+from contextlib import asynccontextmanager
 from typing import Any
 
 from engine.protocol import TO
@@ -85,3 +86,34 @@ async def play_to_end(
         for result in results:
             assert result["type"] == "ack", result
     raise AssertionError("the match did not end")
+
+
+@asynccontextmanager
+async def at_table(code: str, clients: Sequence[Client]) -> AsyncIterator[None]:
+    """``clients`` connected to room ``code`` for the block, each closed after it (also when
+    the block fails)."""
+    try:
+        for client in clients:
+            await client.connect(code)
+        yield
+    finally:
+        for client in clients:
+            await client.close()
+
+
+async def start(host: Client, code: str) -> dict[str, Any]:
+    """The host starts room ``code``: the room as the answer shows it."""
+    started = await host.http.post(f"/api/rooms/{code}/start")
+    assert started.status_code == 200, started.text
+    result: dict[str, Any] = started.json()
+    return result
+
+
+async def played(
+    code: str, players: list[Client], spectator: Client, rng: random.Random
+) -> dict[str, Any]:
+    """A whole match of room ``code``: everyone connects, the first player starts it, all play
+    it to the end (``play_to_end``), all close. The last state the spectator saw."""
+    async with at_table(code, [*players, spectator]):
+        await start(players[0], code)
+        return await play_to_end(players, spectator, rng)
