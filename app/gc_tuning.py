@@ -11,7 +11,7 @@ keeps doing it while the worker runs:
   under play, objects that live a few tens of ms, a move's request in flight, reach the
   oldest generation at some 30,000 a second, and that generation's collections were what
   paused the worker: ``benchmarks/README.md``);
-- every ``freeze_seconds`` (``COVEN_GC_FREEZE_SECONDS``, 10 s by default): ``gc.collect()``,
+- every ``freeze_seconds`` (``COVEN_GC_FREEZE_SECONDS``, 3 s by default): ``gc.collect()``,
   which now walks only what was made since the last freeze (cycles that died young are
   freed), then ``gc.freeze()``: what survived joins the permanent generation;
 - a frozen object is still freed when its last reference goes, but a frozen *cycle* (a closed

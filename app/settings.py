@@ -223,8 +223,9 @@ class Settings:
     move_pool_size: int = 10
     # Every this many seconds each worker freezes what survived its young collections, so the
     # collector's full passes skip the open sockets' objects (app/gc_tuning.py); 0: only once,
-    # at startup (COVEN_GC_FREEZE_SECONDS=0).
-    gc_freeze_seconds: float = 10.0
+    # at startup (COVEN_GC_FREEZE_SECONDS=0). Each tick's collection holds the loop for what was
+    # made since the last: 3 s keeps it under 0.1 s with 19,000 sockets (benchmarks/README.md).
+    gc_freeze_seconds: float = 3.0
 
     @classmethod
     def from_env(cls) -> Settings:

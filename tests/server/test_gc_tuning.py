@@ -49,7 +49,7 @@ class Clock:
 
 
 def test_setting_defaults_on_and_zero_turns_it_off(monkeypatch: pytest.MonkeyPatch) -> None:
-    assert Settings().gc_freeze_seconds == 10.0
+    assert Settings().gc_freeze_seconds == 3.0
     monkeypatch.setenv("COVEN_GC_FREEZE_SECONDS", "0")
     settings = Settings.from_env()
     assert settings.gc_freeze_seconds == 0
