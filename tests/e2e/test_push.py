@@ -135,6 +135,22 @@ def registration_id(player: Player, origin: str) -> tuple[Any, str]:
         player.page.wait_for_timeout(50)
 
 
+def deliver(
+    player: Player, cdp: Any, origin: str, registration: str, payload: dict[str, Any]
+) -> None:
+    """The push service's delivery, by the DevTools protocol. A worker that is starting (or was
+    stopped while idle) may miss one: deliver again until a notification shows (its tag makes a
+    second copy replace the first, so at most one is ever shown)."""
+    for _ in range(10):
+        cdp.send(
+            "ServiceWorker.deliverPushMessage",
+            {"origin": origin, "registrationId": registration, "data": json.dumps(payload)},
+        )
+        player.page.wait_for_timeout(1500)
+        if player.page.evaluate(NOTIFICATIONS_JS):
+            return
+
+
 def shown(player: Player, count: int = 1) -> list[dict[str, Any]]:
     deadline = time.monotonic() + 15
     while True:
@@ -194,16 +210,7 @@ def test_a_push_shows_on_bobs_device_and_its_click_opens_the_table(
 
     # The push service's delivery, by the DevTools protocol: the service worker shows it.
     cdp, registration = registration_id(bob, push_server)
-    # A worker that is still starting may miss a delivery: deliver again until it shows (the
-    # tag makes a second copy replace the first, so at most one is ever shown).
-    for _ in range(10):
-        cdp.send(
-            "ServiceWorker.deliverPushMessage",
-            {"origin": push_server, "registrationId": registration, "data": json.dumps(payload)},
-        )
-        bob.page.wait_for_timeout(1500)
-        if bob.page.evaluate(NOTIFICATIONS_JS):
-            break
+    deliver(bob, cdp, push_server, registration, payload)
     (note,) = shown(bob)
     assert note == {
         "title": "Your turn — Seasons with Ana",
@@ -221,10 +228,7 @@ def test_a_push_shows_on_bobs_device_and_its_click_opens_the_table(
     assert table.evaluate("window.coven.page.mine.seat") == 1
 
     # With a tab on the table, a click brings that tab forward instead of opening another.
-    cdp.send(
-        "ServiceWorker.deliverPushMessage",
-        {"origin": push_server, "registrationId": registration, "data": json.dumps(payload)},
-    )
+    deliver(bob, cdp, push_server, registration, payload)
     shown(bob)
     assert click(bob) == [["focus", f"{push_server}/r/{room.code}"]]
     room.close()
