@@ -224,7 +224,8 @@ class Settings:
     # Every this many seconds each worker freezes what survived its young collections, so the
     # collector's full passes skip the open sockets' objects (app/gc_tuning.py); 0: only once,
     # at startup (COVEN_GC_FREEZE_SECONDS=0). Each tick's collection holds the loop for what was
-    # made since the last: 3 s keeps it under 0.1 s with 19,000 sockets (benchmarks/README.md).
+    # made since the last: at 3 s, move p99 stayed under 0.1 s beside 19,000 sockets (benchmarks/
+    # README.md, "The tick's own count").
     gc_freeze_seconds: float = 3.0
 
     @classmethod
