@@ -20,6 +20,9 @@ processes sharing the directory) reports the whole host. The names are the contr
   sockets on several workers), by how the move went on: ``replayed`` (the winner's sealed
   move heard and replayed, no read), ``locked`` (the match read holding its row, PostgreSQL)
   or ``read`` (read again, SQLite);
+- ``coven_moves_behind_total{went}``: moves applied and sent while their room's last move was
+  still committing (PostgreSQL: ``app/rooms/in_flight.py``), by how they went: ``landed``, or
+  ``careful`` (it or a move before it did not land: applied again the careful way);
 - ``coven_gc_pause_seconds{generation}``: one cyclic garbage collection (the worker serves
   nothing meanwhile; ``app/gc_tuning.py``).
 """
@@ -100,6 +103,12 @@ class Metrics:
             "coven_lost_commits",
             "Moves whose commit another worker's beat, by how they went on",
             ["resolved"],
+            registry=r,
+        )
+        self.moves_behind = Counter(
+            "coven_moves_behind",
+            "Moves applied and sent while their room's last move was still committing",
+            ["went"],
             registry=r,
         )
         self.gc_pause = Histogram(
@@ -209,6 +218,11 @@ def bus_error(op: str) -> None:
 def lost_commit(resolved: str) -> None:
     if _metrics is not None:
         _metrics.lost_commits.labels(resolved).inc()
+
+
+def move_behind(went: str) -> None:
+    if _metrics is not None:
+        _metrics.moves_behind.labels(went).inc()
 
 
 def gc_paused(generation: int, seconds: float) -> None:

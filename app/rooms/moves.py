@@ -17,12 +17,22 @@ from app.bus import Bus, MemoryBus
 from app.clock import Clock, due_at
 from app.errors import CovenError
 from app.observability import metrics, move_watch, tracing
+from app.rooms.in_flight import Flight
 from app.rooms.keys import room_channel
 from app.rooms.notices import Moved, Notices
 from app.rooms.private_steps import Faces, private_to
 from app.rooms.sealed_moves import sealed_fields
 from app.rooms.tables import Table, Tables, next_table
-from app.store.repository import ClientIdTaken, Committed, MatchRecord, NewAction, Repository
+from app.store.group_commit import landed
+from app.store.repository import (
+    ClientIdTaken,
+    Committed,
+    MatchRecord,
+    NewAction,
+    Repository,
+    landed_action,
+    stage_since_after,
+)
 from engine.protocol import Action, IllegalAction, Step, public_events
 
 # Tries of one move against other workers' commits before it answers ``busy``.
@@ -50,6 +60,11 @@ def bot_seed(match_seed: int, seat: int, version: int) -> int:
     both play a bot's turn submit the same action under the same client_id."""
     digest = hashlib.sha256(f"{match_seed}:{seat}:{version}".encode()).digest()
     return int.from_bytes(digest[:8], "big")
+
+
+def newer(table: Table, than: Table) -> bool:
+    """Whether ``table`` is a later version (or a later match) than ``than``."""
+    return (table.match.id, table.version) > (than.match.id, than.version)
 
 
 def owing_after(
@@ -123,7 +138,12 @@ class Moves:
             raise CovenError(
                 "reserved_client_id", f"client_ids starting with {BOT_PREFIX!r} are the bots'"
             )
+        if self.repo.sends_ahead:
+            ack = await self._ahead(code, seat, action, client_id, version, by_bot, since)
+            if ack is not None:
+                return ack
         async with self.tables.lock(code):
+            await self.tables.settle(code)
             # Optimistic: start from this worker's copy (current unless another worker
             # committed); the version-guarded UPDATE is what guarantees correctness. A refusal
             # is only given after checking it against the database.
@@ -188,6 +208,95 @@ class Moves:
                 break
             else:
                 raise CovenError("busy", "the table is very busy; try again")
+        return await self._announce(
+            code, seat, client_id, by_bot, match, new, table, came_back, since
+        )
+
+    async def _ahead(
+        self,
+        code: str,
+        seat: int,
+        action: dict[str, Any],
+        client_id: str,
+        version: int | None,
+        by_bot: bool,
+        since: float,
+    ) -> Ack | None:
+        """The move applied after the room's moves in flight and sent behind them, the lock
+        let go while its commit is out (app/rooms/in_flight.py). ``None``: not taken this way
+        (a refusal to check against the committed match, a commit that did not land, a copy
+        to read first); the careful way follows."""
+        flights = self.tables.flights
+        async with self.tables.lock(code):
+            last = flights.last(code)
+            if last is not None and last.sent.done() and not landed(last.sent):
+                return None
+            cached = self.tables.cached(code)
+            table = cached
+            if last is not None and (
+                cached is None or not last.sent.done() or newer(last.table, cached)
+            ):
+                table = last.table  # in flight, or landed and not yet taken in
+            if table is None:
+                return None
+            # An older ``version`` is judged in memory here (the marks and stages of the
+            # versions in flight are the table's own); a refusal goes the careful way.
+            after = last.sent if last is not None and not last.sent.done() else None
+            match = table.match
+            try:
+                with tracing.span("coven.move.apply"):
+                    new, step, faces = await self._apply(
+                        table, seat, action, client_id, version, by_bot
+                    )
+            except CovenError:
+                return None
+            move_watch.stage("applied", since)
+            sent = self.repo.send_action(match, new, after)
+            stage_since = stage_since_after(match, new)
+            flight = Flight(
+                next_table(table, table.room, new, step.state, stage_since, faces), sent
+            )
+            flights.add(code, flight)
+        try:
+            with tracing.span("coven.move.commit"):
+                committed = await landed_action(match, new, sent)
+        except ClientIdTaken:
+            committed = None  # the careful way finds the twin
+        except Exception:
+            flights.done(code, flight)
+            metrics.store_error()
+            raise
+        if committed is None:
+            flights.done(code, flight)
+            if after is not None:
+                metrics.move_behind("careful")
+            return None
+        if after is not None:
+            metrics.move_behind("landed")
+        ahead = flight.table
+        if committed.came_back:
+            room = await self.tables.room(code)
+            ahead = next_table(table, room, new, step.state, stage_since, faces)
+        self.tables.keep_newer(code, ahead)
+        flights.done(code, flight)
+        return await self._announce(
+            code, seat, client_id, by_bot, match, new, ahead, committed.came_back, since
+        )
+
+    async def _announce(
+        self,
+        code: str,
+        seat: int,
+        client_id: str,
+        by_bot: bool,
+        match: MatchRecord,
+        new: NewAction,
+        table: Table,
+        came_back: bool,
+        since: float,
+    ) -> Ack:
+        """A committed move told: to the sockets and the other workers (the bus), to the
+        notices; its acknowledgement."""
         move_watch.stage("committed", since)
         metrics.move_committed(table.room.game_id)
         move_watch.published(code, table.room.game_id, match.version + 1, since)

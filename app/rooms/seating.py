@@ -205,6 +205,7 @@ class Seating:
             check_away(await self.tables.room(code), seat)  # changed meanwhile: say how
         if room.status == "playing":
             async with self.tables.lock(code):  # no move of this worker's in between
+                await self.tables.settle(code)
                 for _ in range(2):  # the match moved meanwhile: read it again, once
                     head = await self.repo.match_head(room.id)
                     if head is None or await self.repo.restart_clock(

@@ -18,6 +18,7 @@ from app import wire
 from app.clock import pace_of
 from app.errors import CovenError
 from app.fairness.public import fairness
+from app.rooms.in_flight import Flights
 from app.rooms.keys import hash_token, seat_of
 from app.rooms.private_steps import Faces, hidden_after, viewer_version
 from app.rooms.sealed_moves import MoveSeal, head_of
@@ -315,12 +316,23 @@ class Tables:
         self._hearing: dict[str, asyncio.Future[None]] = {}
         # Rooms whose bus channel this worker hears (sockets open here: app/rooms/hub.py).
         self.listening: set[str] = set()
+        # Each room's last move whose commit is out (app/rooms/in_flight.py).
+        self.flights: Flights[Table] = Flights()
 
     def lock(self, code: str) -> asyncio.Lock:
+        """The room's lock for applying a move (its commit may still be out after it)."""
         lock = self._locks.get(code)
         if lock is None:
             lock = self._locks[code] = asyncio.Lock()
         return lock
+
+    async def settle(self, code: str) -> None:
+        """Inside ``lock``: wait until this worker's moves of the room in flight have answered,
+        so what follows starts from the match as committed (the last of them kept if it
+        landed)."""
+        flight = await self.flights.settled(code)
+        if flight is not None:
+            self.keep_newer(code, flight.table)
 
     # -- rooms ------------------------------------------------------------------------------
 
@@ -573,6 +585,13 @@ class Tables:
     def keep(self, code: str, table: Table) -> None:
         """``table`` is this worker's copy from now on (its own commit)."""
         self._tables[code] = table
+
+    def keep_newer(self, code: str, table: Table) -> None:
+        """``table`` is this worker's copy from now on unless it holds a newer version."""
+        cached = self._tables.get(code)
+        # (A later match of the room has a higher id.)
+        if cached is None or (table.match.id, table.version) >= (cached.match.id, cached.version):
+            self._tables[code] = table
 
     def cached(self, code: str) -> Table | None:
         """This worker's latest copy, without asking the database (may be behind)."""

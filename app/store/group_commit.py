@@ -11,10 +11,18 @@ The statement does for every move what ``PG_MOVE`` does for one (``app/store/mov
 version-guarded UPDATE of its match, its action row, the seat taken back from a bot, the room
 finished. It first locks the batch's match rows in the order of their ids, so two workers'
 batches over the same matches wait for each other instead of deadlocking. A move whose match
-another writer moved first comes back "not moved" and the others land. Two moves of one match
-never share a batch (the second waits for the next). When the statement fails as a whole — a
-``(match, client_id)`` collision, a deadlock with some other writer — its moves are committed
-one by one with ``PG_MOVE`` so each gets its own answer.
+another writer moved first comes back "not moved" and the others land.
+
+A move may be sent *after* another of its match that is not committed yet (``submit``'s
+``after``: the room took its next move while the last one's commit was out,
+``app/rooms/in_flight.py``). Such a chain shares a statement: its match row is guarded at the
+first move's version and set to the last move's, and every move's action row goes in, so the
+chain lands whole or not at all. A move whose predecessor is already out waits for it; once
+that one is not moved (or failed) the move is not moved either, without being sent. Two moves
+of one match that are not chained never share a batch (the second waits for the next). When
+the statement fails as a whole — a ``(match, client_id)`` collision, a deadlock with some
+other writer — its moves are committed one by one with ``PG_MOVE``, each chain in its order,
+so each gets its own answer.
 """
 
 from __future__ import annotations
@@ -37,15 +45,18 @@ WITH i AS (
         AS t(match_id, seen, snapshot, stage, stage_since, finished, acted, owing_since, due_at,
              seat, action, client_id, stage_before, events, by_bot, created_at, clear_away,
              private_to)
+), f AS (
+    SELECT DISTINCT ON (match_id) i.*, min(seen) OVER (PARTITION BY match_id) AS first_seen
+      FROM i ORDER BY match_id, seen DESC
 ), l AS (
     SELECT id FROM matches WHERE id = ANY($1::int[]) ORDER BY id FOR UPDATE
 ), m AS (
     UPDATE matches
-       SET version = i.seen + 1, snapshot = i.snapshot::json, stage = i.stage,
-           stage_since = i.stage_since, finished = i.finished, acted = i.acted::json,
-           owing_since = i.owing_since::json, due_at = i.due_at
-      FROM i JOIN l ON l.id = i.match_id
-     WHERE matches.id = i.match_id AND matches.version = i.seen
+       SET version = f.seen + 1, snapshot = f.snapshot::json, stage = f.stage,
+           stage_since = f.stage_since, finished = f.finished, acted = f.acted::json,
+           owing_since = f.owing_since::json, due_at = f.due_at
+      FROM f JOIN l ON l.id = f.match_id
+     WHERE matches.id = f.match_id AND matches.version = f.first_seen
  RETURNING matches.id, matches.room_id
 ), a AS (
     INSERT INTO actions (match_id, version, seat, action, client_id, stage, events, by_bot,
@@ -58,14 +69,16 @@ WITH i AS (
       FROM i JOIN m ON m.id = i.match_id
      WHERE i.clear_away AND seats.room_id = m.room_id AND seats.seat = i.seat
        AND seats.away AND NOT seats.for_good
- RETURNING i.match_id
+ RETURNING m.id AS match_id, seats.seat
 ), r AS (
     UPDATE rooms SET status = 'finished'
-      FROM i JOIN m ON m.id = i.match_id
-     WHERE i.finished AND rooms.id = m.room_id
+      FROM f JOIN m ON m.id = f.match_id
+     WHERE f.finished AND rooms.id = m.room_id
 )
-SELECT i.match_id, m.id IS NOT NULL AS moved,
-       EXISTS (SELECT 1 FROM s WHERE s.match_id = i.match_id) AS back
+SELECT i.match_id, i.seen, m.id IS NOT NULL AS moved,
+       i.clear_away AND EXISTS (SELECT 1 FROM s WHERE s.match_id = i.match_id AND s.seat = i.seat)
+       AND NOT EXISTS (SELECT 1 FROM i AS e WHERE e.match_id = i.match_id AND e.seat = i.seat
+                                             AND e.clear_away AND e.seen < i.seen) AS back
   FROM i LEFT JOIN m ON m.id = i.match_id
 """
 
@@ -108,6 +121,14 @@ def batch_params(moves: Sequence[Any]) -> tuple[list[Any], ...]:
     )
 
 
+Entry = tuple[Any, "asyncio.Future[Answer]", "asyncio.Future[Answer] | None"]  # move, answer, after
+
+
+def landed(after: asyncio.Future[Answer]) -> bool:
+    """Whether a predecessor that is done was committed (a chain goes on only after it)."""
+    return not after.cancelled() and after.exception() is None and after.result() is not None
+
+
 class GroupCommit:
     """Moves waiting for a statement, and the statements out.
 
@@ -122,19 +143,29 @@ class GroupCommit:
         self._single = single
         self._many = many
         self._whole_failures = whole_failures
-        self._waiting: list[tuple[Any, asyncio.Future[Answer]]] = []
+        self._waiting: list[Entry] = []
         self._out = 0
         self._scheduled = False
         self._tasks: set[asyncio.Task[None]] = set()
         self.statements = 0  # how many statements carried moves (for the tests)
         self.batched = 0  # how many moves went in a statement of more than one
+        self.chained = 0  # how many moves went in the same statement as their predecessor
         self.one_by_one = 0  # how many statements failed as a whole (their moves went singly)
 
     async def commit(self, move: Any) -> Answer:
+        return await self.submit(move)
+
+    def submit(
+        self, move: Any, after: asyncio.Future[Answer] | None = None
+    ) -> asyncio.Future[Answer]:
+        """Queue ``move`` (now, in the order of the calls) and return its answer to come.
+
+        ``after``: the answer of the move of the same match that ``move`` was applied after,
+        while that one is not committed yet; ``move`` lands only with or after it."""
         future: asyncio.Future[Answer] = asyncio.get_running_loop().create_future()
-        self._waiting.append((move, future))
+        self._waiting.append((move, future, after))
         self._schedule()
-        return await future
+        return future
 
     def _schedule(self) -> None:
         if not self._scheduled and self._out < IN_FLIGHT and self._waiting:
@@ -145,50 +176,83 @@ class GroupCommit:
     def _send(self) -> None:
         self._scheduled = False
         while self._waiting and self._out < IN_FLIGHT:
-            batch: list[tuple[Any, asyncio.Future[Answer]]] = []
-            rest: list[tuple[Any, asyncio.Future[Answer]]] = []
+            batch: list[Entry] = []
+            rest: list[Entry] = []
             matches: set[int] = set()
+            taken: set[asyncio.Future[Answer]] = set()
             for entry in self._waiting:
-                if len(batch) < MOST and entry[0].match_id not in matches:
-                    matches.add(entry[0].match_id)
+                move, future, after = entry
+                if after is not None and after.done():
+                    if not landed(after):
+                        future.set_result(None)  # its predecessor did not land
+                        continue
+                    after = None
+                if len(batch) >= MOST:
+                    rest.append(entry)
+                elif after is not None:
+                    if after in taken:  # chained to its predecessor in this statement
+                        self.chained += 1
+                        batch.append(entry)
+                        taken.add(future)
+                    else:
+                        rest.append(entry)  # its predecessor is out: wait for its answer
+                elif move.match_id not in matches:
+                    matches.add(move.match_id)
                     batch.append(entry)
+                    taken.add(future)
                 else:
                     rest.append(entry)
             self._waiting = rest
-            batch.sort(key=lambda entry: entry[0].match_id)
+            if not batch:
+                return
+            batch.sort(key=lambda entry: (entry[0].match_id, entry[0].seen))
             self._out += 1
             task = asyncio.create_task(self._run(batch))
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
 
-    async def _run(self, batch: list[tuple[Any, asyncio.Future[Answer]]]) -> None:
+    async def _run(self, batch: list[Entry]) -> None:
         try:
             self.statements += 1
             if len(batch) == 1:
-                await self._one(*batch[0])
+                await self._one(batch[0][0], batch[0][1])
                 return
-            moves = [move for move, _ in batch]
+            moves = [move for move, _, _ in batch]
             try:
                 rows = await self._many(batch_params(moves))
             except self._whole_failures:
                 self.one_by_one += 1
-                await asyncio.gather(*(self._one(move, future) for move, future in batch))
+                chains: dict[int, list[Entry]] = {}
+                for entry in batch:
+                    chains.setdefault(entry[0].match_id, []).append(entry)
+                await asyncio.gather(*(self._chain(chain) for chain in chains.values()))
                 return
             except BaseException as exc:
-                for _, future in batch:
+                for _, future, _ in batch:
                     if not future.done():
                         future.set_exception(exc)
                 if not isinstance(exc, Exception):
                     raise
                 return
             self.batched += len(batch)
-            answers = {row[0]: (bool(row[2]) if row[1] else None) for row in rows}
-            for move, future in batch:
+            answers = {(row[0], row[1]): (bool(row[3]) if row[2] else None) for row in rows}
+            for move, future, _ in batch:
                 if not future.done():
-                    future.set_result(answers[move.match_id])
+                    future.set_result(answers[move.match_id, move.seen])
         finally:
             self._out -= 1
             self._schedule()
+
+    async def _chain(self, chain: list[Entry]) -> None:
+        """A match's moves one by one, in order; after one that does not land, none."""
+        previous: asyncio.Future[Answer] | None = None
+        for move, future, _ in chain:
+            if previous is not None and not landed(previous):
+                if not future.done():
+                    future.set_result(None)
+            else:
+                await self._one(move, future)
+            previous = future
 
     async def _one(self, move: Any, future: asyncio.Future[Answer]) -> None:
         try:

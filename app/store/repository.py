@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import time
 from collections.abc import AsyncIterator, Callable, Collection, Sequence
@@ -244,6 +245,47 @@ def _action(row: ActionRow) -> ActionRecord:
         created_at=row.created_at,
         private_to=row.private_to,
     )
+
+
+def stage_since_after(match: MatchRecord, new: NewAction) -> float:
+    """When the match's current stage began, once ``new`` is applied."""
+    return new.at if new.stage_after != new.stage_before else match.stage_since
+
+
+def move_of(match: MatchRecord, new: NewAction) -> Move:
+    """What committing ``new`` onto ``match`` writes."""
+    return Move(
+        match_id=match.id,
+        room_id=match.room_id,
+        seen=match.version,
+        snapshot=new.snapshot,
+        stage_before=new.stage_before,
+        stage_after=new.stage_after,
+        stage_since=stage_since_after(match, new),
+        finished=new.finished,
+        acted=new.acted,
+        owing_since=new.owing_since,
+        due_at=new.due_at,
+        seat=new.seat,
+        action=new.action,
+        client_id=new.client_id,
+        events=new.events,
+        by_bot=new.by_bot,
+        clear_away=new.clear_away,
+        at=new.at,
+        private_to=new.private_to,
+    )
+
+
+async def landed_action(
+    match: MatchRecord, new: NewAction, sent: asyncio.Future[bool | None]
+) -> Committed | None:
+    """``Repository.send_action``'s answer, as ``commit_action`` gives it."""
+    try:
+        came_back = await sent
+    except ClientIdCollision as exc:
+        raise ClientIdTaken(new.client_id) from exc
+    return Committed(stage_since_after(match, new), came_back) if came_back is not None else None
 
 
 class Repository:
@@ -807,28 +849,7 @@ class Repository:
         ``locked_match``); raises ``ClientIdTaken`` when the same client_id was committed
         meanwhile. Inside ``locked_match`` (``locked``) the commit cannot lose.
         """
-        stage_since = new.at if new.stage_after != new.stage_before else match.stage_since
-        move = Move(
-            match_id=match.id,
-            room_id=match.room_id,
-            seen=match.version,
-            snapshot=new.snapshot,
-            stage_before=new.stage_before,
-            stage_after=new.stage_after,
-            stage_since=stage_since,
-            finished=new.finished,
-            acted=new.acted,
-            owing_since=new.owing_since,
-            due_at=new.due_at,
-            seat=new.seat,
-            action=new.action,
-            client_id=new.client_id,
-            events=new.events,
-            by_bot=new.by_bot,
-            clear_away=new.clear_away,
-            at=new.at,
-            private_to=new.private_to,
-        )
+        move = move_of(match, new)
         try:
             if locked is not None:
                 came_back: bool | None = await locked.commit(move)
@@ -841,7 +862,23 @@ class Repository:
             # The version guard already serialised writers, so the only key left to collide
             # is (match, client_id); the caller reloads and finds the committed twin.
             raise ClientIdTaken(new.client_id) from exc
-        return Committed(stage_since, came_back) if came_back is not None else None
+        return Committed(move.stage_since, came_back) if came_back is not None else None
+
+    @property
+    def sends_ahead(self) -> bool:
+        """Whether a move can be sent while the last one of its match is still out
+        (PostgreSQL's group commit chains them: ``send_action``)."""
+        return isinstance(self.moves, PostgresMoves)
+
+    def send_action(
+        self, match: MatchRecord, new: NewAction, after: asyncio.Future[bool | None] | None
+    ) -> asyncio.Future[bool | None]:
+        """Queue ``new``'s commit now and return its answer to come (``sends_ahead``):
+        ``None`` if not moved, else whether the seat came back. ``after``: the answer of the
+        match's move ``new`` was applied after, while it is out; ``new`` lands only with or
+        after it, never once it did not."""
+        assert isinstance(self.moves, PostgresMoves), "send_action needs PostgreSQL"
+        return self.moves.group.submit(move_of(match, new), after)
 
     @property
     def locks_rows(self) -> bool:

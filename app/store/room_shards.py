@@ -316,6 +316,15 @@ class RoomShards(Repository):
     def locks_rows(self) -> bool:
         return True  # every room database is PostgreSQL (app/settings.py refuses others)
 
+    @property
+    def sends_ahead(self) -> bool:
+        return True  # PostgreSQL, each room database with its own group commit
+
+    def send_action(
+        self, match: MatchRecord, new: NewAction, after: asyncio.Future[bool | None] | None
+    ) -> asyncio.Future[bool | None]:
+        return self._at(match.id).send_action(match, new, after)
+
     def _at(self, row_id: int) -> Repository:
         return self._by_position[position_of_id(row_id)]
 

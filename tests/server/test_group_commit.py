@@ -225,3 +225,103 @@ async def test_two_workers_batches_over_the_same_matches_do_not_deadlock(
         assert count == 4 * len(matches)
     finally:
         await conn.close()
+
+
+async def _versions(schema: str, ids: list[int]) -> tuple[list[int], list[tuple[int, int, str]]]:
+    """The matches' versions (by id) and their action rows (match, version, client_id)."""
+    conn = await _connect(schema)
+    try:
+        versions = await conn.fetch(
+            "SELECT version FROM matches WHERE id = ANY($1) ORDER BY id", ids
+        )
+        actions = await conn.fetch(
+            "SELECT match_id, version, client_id FROM actions WHERE match_id = ANY($1)"
+            " ORDER BY match_id, version",
+            ids,
+        )
+    finally:
+        await conn.close()
+    return [v["version"] for v in versions], [tuple(a) for a in actions]
+
+
+async def test_a_chain_sent_ahead_lands_whole_in_one_statement(
+    writer: PostgresMoves, pg_schema: str
+) -> None:
+    """A room's next moves, applied while its last one's commit is out, go together once it
+    lands: the match row ends at the last one's state, every action row is in, and the seat
+    comes back from a bot with the first of her moves in the chain only."""
+    (m1, r1), (m2, r2) = await _matches(pg_schema, 2, away_seat=1)
+    group = writer.group
+    first = group.submit(_move(m1, r1, 0))
+    chain = [first]
+    for seen in (1, 2, 3):  # queued while the first is out: each after the one before
+        seat = 1 if seen >= 2 else 0
+        move = _move(m1, r1, seen, seat=seat, clear_away=seat == 1, finished=seen == 3)
+        chain.append(group.submit(move, after=chain[-1]))
+    other = group.submit(_move(m2, r2, 0))  # another match, in the same statements
+    statements = group.statements
+    answers = await asyncio.gather(*chain, other)
+    assert answers == [False, False, True, False, False]
+    assert group.statements - statements <= 2  # the first (with m2), then the chain of three
+    assert group.chained >= 2
+    versions, actions = await _versions(pg_schema, [m1, m2])
+    assert versions == [4, 1]
+    assert [a[1] for a in actions if a[0] == m1] == [1, 2, 3, 4]
+    conn = await _connect(pg_schema)
+    try:
+        row = await conn.fetchrow("SELECT snapshot::text, finished FROM matches WHERE id = $1", m1)
+        assert row["snapshot"] == '{"n":4}' and row["finished"] is True
+        assert await conn.fetchval("SELECT status FROM rooms WHERE id = $1", r1) == "finished"
+        assert (
+            await conn.fetchval("SELECT away FROM seats WHERE room_id = $1 AND seat = 1", r1)
+            is False
+        )
+    finally:
+        await conn.close()
+
+
+async def test_moves_after_one_that_did_not_land_never_land(
+    writer: PostgresMoves, pg_schema: str
+) -> None:
+    """Another writer moved the match first: the move sent at the old version is not moved, and
+    neither is any move queued after it — even one whose version the match now has (it was
+    applied to a state that never was)."""
+    ((match, room),) = await _matches(pg_schema, 1)
+    assert await writer.commit(_move(match, room, 0)) is False  # "another writer": now at 1
+    group = writer.group
+    stale = group.submit(_move(match, room, 0))
+    behind = group.submit(_move(match, room, 1), after=stale)  # version 1: the match's own
+    further = group.submit(_move(match, room, 2), after=behind)
+    assert await asyncio.gather(stale, behind, further) == [None, None, None]
+    versions, actions = await _versions(pg_schema, [match])
+    assert versions == [1] and len(actions) == 1
+    # Sent after the first answered, too: the same.
+    gone = group.submit(_move(match, room, 0))
+    assert await gone is None
+    assert await group.submit(_move(match, room, 1), after=gone) is None
+    assert (await _versions(pg_schema, [match]))[0] == [1]
+
+
+async def test_a_chain_whose_statement_fails_goes_one_by_one_in_order(
+    writer: PostgresMoves, pg_schema: str
+) -> None:
+    """A client_id already taken fails the chain's statement as a whole: each move is then
+    committed by itself in order, the one before the taken id lands, the taken one raises, and
+    the one after it is not moved."""
+    ((match, room),) = await _matches(pg_schema, 1)
+    taken = _move(match, room, 0)
+    assert await writer.commit(taken) is False
+    group = writer.group
+    head = group.submit(_move(match, room, 1))
+    await asyncio.sleep(0)  # the first goes out alone
+    second = group.submit(_move(match, room, 2), after=head)
+    third = group.submit(_move(match, room, 3, client_id=taken.client_id), after=second)
+    fourth = group.submit(_move(match, room, 4), after=third)
+    results = await asyncio.gather(head, second, third, fourth, return_exceptions=True)
+    assert results[:2] == [False, False]
+    assert isinstance(results[2], ClientIdCollision)
+    assert results[3] is None
+    assert group.one_by_one == 1
+    versions, actions = await _versions(pg_schema, [match])
+    assert versions == [3]
+    assert [a[1] for a in actions] == [1, 2, 3]
