@@ -155,10 +155,9 @@ class Moves:
             for _ in range(MAX_RETRIES):
                 match = table.match
                 try:
-                    with tracing.span("coven.move.apply"):
-                        new, step, faces = await self._apply(
-                            table, seat, action, client_id, version, by_bot
-                        )
+                    new, step, faces = await self._apply(
+                        table, seat, action, client_id, version, by_bot
+                    )
                 except CovenError:
                     twin = await self._twin(match.id, seat, client_id, action, by_bot)
                     if twin is not None:
@@ -244,10 +243,9 @@ class Moves:
             after = last.sent if last is not None and not last.sent.done() else None
             match = table.match
             try:
-                with tracing.span("coven.move.apply"):
-                    new, step, faces = await self._apply(
-                        table, seat, action, client_id, version, by_bot
-                    )
+                new, step, faces = await self._apply(
+                    table, seat, action, client_id, version, by_bot
+                )
             except CovenError:
                 return None
             move_watch.stage("applied", since)
@@ -330,58 +328,61 @@ class Moves:
         version: int | None,
         by_bot: bool,
     ) -> tuple[NewAction, Step, Faces]:
-        match = table.match
-        if table.result is not None or match.finished:
-            raise CovenError("match_over", "the match is over")
-        record = table.room.seat(seat)
-        if not by_bot and record is not None and record.for_good:
-            raise CovenError("seat_handed_over", "a bot plays this seat for good", 409)
-        await self._check_version(table, seat, version)
-        # An undo may come from a seat that owes nothing (its hidden choice made): engine judges.
-        if seat not in table.to_move and action.get("type") != "undo":
-            raise CovenError("not_your_turn", f"seat {seat} owes no decision now")
-        try:
-            step = table.game.apply(table.state, seat, action)
-        except IllegalAction as exc:
-            raise CovenError.from_illegal(exc) from None
-        assert match.acted is not None and match.owing_since is not None  # see Tables.adopt
-        acted = list(match.acted)
-        acted[seat] = match.version + 1
-        back = frozenset({seat}) if not by_bot and record is not None and record.away else None
-        now = self.clock.now()
-        faces = Faces(table.game, step.state, table.game.to_move(step.state))
-        # A seat taken back from a bot is news to everyone (presence, its clock): never private.
-        private = (
-            None
-            if back
-            else private_to(table.game, table.face(), faces, seat, step.events, match.players)
-        )
-        owing = owing_after(
-            table.to_move,
-            faces.to_move,
-            match.owing_since,
-            now,
-            back or frozenset(),
-        )
-        new = NewAction(
-            seat=seat,
-            action=action,
-            client_id=client_id,
-            stage_before=match.stage,
-            events=list(step.events),
-            by_bot=by_bot,
-            snapshot=table.game.dump(step.state),
-            stage_after=table.game.stage(step.state),
-            finished=table.game.result(step.state) is not None,
-            # A person's move takes the seat back from a bot, if one was playing for it.
-            clear_away=not by_bot,
-            acted=acted,
-            owing_since=owing,
-            at=now,
-            due_at=due_at(owing, table.room.turn_seconds),
-            private_to=private,
-        )
-        return new, step, faces
+        with tracing.span("coven.move.apply"):
+            match = table.match
+            if table.result is not None or match.finished:
+                raise CovenError("match_over", "the match is over")
+            record = table.room.seat(seat)
+            if not by_bot and record is not None and record.for_good:
+                raise CovenError("seat_handed_over", "a bot plays this seat for good", 409)
+            await self._check_version(table, seat, version)
+            # An undo may come from a seat that owes nothing (its hidden choice made): the
+            # engine judges.
+            if seat not in table.to_move and action.get("type") != "undo":
+                raise CovenError("not_your_turn", f"seat {seat} owes no decision now")
+            try:
+                step = table.game.apply(table.state, seat, action)
+            except IllegalAction as exc:
+                raise CovenError.from_illegal(exc) from None
+            assert match.acted is not None and match.owing_since is not None  # see Tables.adopt
+            acted = list(match.acted)
+            acted[seat] = match.version + 1
+            back = frozenset({seat}) if not by_bot and record is not None and record.away else None
+            now = self.clock.now()
+            faces = Faces(table.game, step.state, table.game.to_move(step.state))
+            # A seat taken back from a bot is news to everyone (presence, its clock): never
+            # private.
+            private = (
+                None
+                if back
+                else private_to(table.game, table.face(), faces, seat, step.events, match.players)
+            )
+            owing = owing_after(
+                table.to_move,
+                faces.to_move,
+                match.owing_since,
+                now,
+                back or frozenset(),
+            )
+            new = NewAction(
+                seat=seat,
+                action=action,
+                client_id=client_id,
+                stage_before=match.stage,
+                events=list(step.events),
+                by_bot=by_bot,
+                snapshot=table.game.dump(step.state),
+                stage_after=table.game.stage(step.state),
+                finished=table.game.result(step.state) is not None,
+                # A person's move takes the seat back from a bot, if one was playing for it.
+                clear_away=not by_bot,
+                acted=acted,
+                owing_since=owing,
+                at=now,
+                due_at=due_at(owing, table.room.turn_seconds),
+                private_to=private,
+            )
+            return new, step, faces
 
     async def _act_locked(
         self,
