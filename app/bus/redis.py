@@ -46,6 +46,8 @@ ORIGIN = "@w"  # the publishing worker's mark on a bus message
 # connection); the reader keeps trying and says when it is back.
 DOWN_SECONDS = 1.0
 RETRY_READ = 0.5
+POOL_SIZE = 100  # connections to Redis per worker (the pub/sub reader and publisher hold one each)
+POOL_WAIT = 5.0  # seconds a call waits for one of them
 _DONE = asyncio.Event()
 _DONE.set()
 
@@ -55,14 +57,20 @@ class RedisBus:
         # Channels starting with this go through sharded pub/sub (None: none do).
         self._sharded_prefix = sharded_prefix
         # One immediate retry: a pooled connection that died with a restarted Redis costs a
-        # reconnect, not an error; a Redis that is down fails at once.
-        self._client = redis.Redis.from_url(
+        # reconnect, not an error; a Redis that is down fails at once. A burst of calls (a
+        # few hundred sockets joining at once, each setting its presence) waits for a pooled
+        # connection instead of failing as "Too many connections", which would take the bus
+        # for down and drop the moves published meanwhile.
+        self._pool = redis.BlockingConnectionPool.from_url(
             url,
+            max_connections=POOL_SIZE,
+            timeout=POOL_WAIT,
             decode_responses=True,
             socket_connect_timeout=1.0,
             socket_timeout=5.0,
             retry=Retry(NoBackoff(), 1),
         )
+        self._client = redis.Redis(connection_pool=self._pool)
         self._pubsub = self._client.pubsub()
         self._subscribers: dict[str, set[Subscription]] = defaultdict(set)
         self._reader: asyncio.Task[None] | None = None
@@ -140,6 +148,8 @@ class RedisBus:
             await self._pubsub.aclose()
         with contextlib.suppress(Exception):
             await self._client.aclose()
+        with contextlib.suppress(Exception):
+            await self._pool.disconnect()
 
     async def _read(self) -> None:
         while True:
