@@ -6,8 +6,11 @@ worker, each entry stamped so a killed worker's sockets expire after ``PRESENCE_
 
 Redis going away degrades, never lies: a commit is already durable when it is published, so
 a failed publish is logged and delivered to this worker's own sockets; presence falls back
-to this worker's own entries. When the reader reaches Redis again it re-subscribes and calls
-the ``on_reconnect`` callbacks (the hub re-syncs every socket at once).
+to this worker's own entries. What this worker could not send keeps, per channel, its latest
+message of each kind, and goes out once Redis answers again: a worker that hears a version
+after a gap catches up from the database, so its sockets are not left waiting for a move
+they missed. When the reader reaches Redis again it re-subscribes and calls the
+``on_reconnect`` callbacks (the hub re-syncs every socket at once).
 
 Sharded (``COVEN_REDIS_SHARDED=1``): the room channels go through Redis 7's sharded pub/sub
 (SPUBLISH / SSUBSCRIBE), whose messages stay on the node that owns the channel's hash slot
@@ -24,7 +27,7 @@ import logging
 import time
 import uuid
 from collections import defaultdict, deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import redis.asyncio as redis
@@ -42,6 +45,7 @@ log = logging.getLogger(__name__)
 
 SUBSCRIBE_WAIT = 5.0
 ORIGIN = "@w"  # the publishing worker's mark on a bus message
+Outgoing = tuple[str, str, str]  # channel, the message's type, its text
 # After a failure, skip Redis this long (every publish would otherwise wait on a refused
 # connection); the reader keeps trying and says when it is back.
 DOWN_SECONDS = 1.0
@@ -90,7 +94,10 @@ class RedisBus:
         # The mark is the first key of every message this worker sends, so its echo is known
         # by its first bytes and dropped unparsed (a worker hears each of its moves back).
         self._own_echo = wire.dumps({ORIGIN: self._origin})[:-1] + ","
-        self._outbox: deque[tuple[str, str]] = deque()
+        self._outbox: deque[Outgoing] = deque()
+        # What could not be sent (Redis down, a send failed): the latest message of each kind
+        # per channel, sent before the outbox once Redis answers.
+        self._unsent: dict[tuple[str, str], str] = {}
         self._pending = asyncio.Event()
         self._sender: asyncio.Task[None] | None = None
         # The connection the publishes go out on (see ``_publish_all``), and who uses it now
@@ -136,6 +143,7 @@ class RedisBus:
         self._sender = asyncio.create_task(self._send(), name="redis-bus-sender")
 
     async def close(self) -> None:
+        self._take_unsent()
         if self._outbox and not self.down:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(self._flush(), 2.0)
@@ -214,36 +222,63 @@ class RedisBus:
         # What is published is already committed: this worker's sockets hear it now, other
         # workers through Redis (or, if it is down, when they re-sync as it comes back).
         self._deliver(channel, message)
-        if not self.down:
-            self._outbox.append((channel, wire.dumps({ORIGIN: self._origin, **message})))
-            self._pending.set()
+        entry = (channel, str(message.get("type")), wire.dumps({ORIGIN: self._origin, **message}))
+        if self.down:
+            self._keep_unsent([entry])
+        else:
+            self._outbox.append(entry)
+        self._pending.set()
+
+    def _keep_unsent(self, entries: Iterable[Outgoing]) -> None:
+        for channel, kind, text in entries:
+            self._unsent.pop((channel, kind), None)  # the latest goes last
+            self._unsent[channel, kind] = text
+
+    def _take_unsent(self) -> None:
+        """What was kept back goes out first, before the messages that came after it."""
+        if self._unsent:
+            kept = [(channel, kind, text) for (channel, kind), text in self._unsent.items()]
+            self._unsent.clear()
+            self._outbox.extendleft(reversed(kept))
 
     async def _send(self) -> None:
         while True:
             await self._pending.wait()
             self._pending.clear()
+            if self.down:
+                # Try again once the pause after the failure is over (or the reader is back).
+                await asyncio.sleep(max(self._down_until - time.monotonic(), RETRY_READ))
+                if self._unsent or self._outbox:
+                    self._pending.set()
+                continue
+            self._take_unsent()
             try:
                 await self._flush()
             except asyncio.CancelledError:
                 raise
             except Exception as exc:
                 self._failed("publish", exc)
-                self._outbox.clear()  # the others re-sync when Redis is back
+                self._pending.set()
 
     async def _flush(self) -> None:
         while self._outbox:
             batch = [self._outbox.popleft() for _ in range(min(len(self._outbox), 256))]
             commands = [
                 ("SPUBLISH" if self._is_sharded(channel) else "PUBLISH", channel, text)
-                for channel, text in batch
+                for channel, _, text in batch
             ]
-            async with self._publishing:
-                try:
-                    await self._publish_all(commands)
-                except (RedisConnectionError, RedisTimeoutError):
-                    # As the client's own one retry: a connection that died with a restarted
-                    # Redis costs a reconnect, not an error.
-                    await self._publish_all(commands)
+            try:
+                async with self._publishing:
+                    try:
+                        await self._publish_all(commands)
+                    except (RedisConnectionError, RedisTimeoutError):
+                        # As the client's own one retry: a connection that died with a
+                        # restarted Redis costs a reconnect, not an error.
+                        await self._publish_all(commands)
+            except BaseException:
+                self._keep_unsent([*batch, *self._outbox])
+                self._outbox.clear()
+                raise
 
     async def _publish_all(self, commands: list[tuple[str, str, str]]) -> None:
         """Every command in one write, then every reply, on this worker's publishing

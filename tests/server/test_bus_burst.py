@@ -43,3 +43,35 @@ async def test_a_burst_of_presence_waits_for_connections_and_loses_no_move(
     finally:
         await one.close()
         await other.close()
+
+
+async def test_moves_published_while_the_bus_is_down_reach_the_others_after(
+    redis_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A burst that outgrows the pool at once (no waiting for a connection here) fails some
+    calls, and the worker takes Redis for down for a moment. What it publishes meanwhile is not
+    lost for the other workers: the latest move of the room goes out once the pause is over
+    (they catch up to it from the database)."""
+    monkeypatch.setattr(redis_bus, "POOL_SIZE", 2)
+    monkeypatch.setattr(redis_bus, "POOL_WAIT", 0.001)
+    one, other = RedisBus(redis_url), RedisBus(redis_url)
+    room = f"DOWN{random.randrange(10**9)}"
+    channel = f"room:{room}"
+    await one.start()
+    await other.start()
+    try:
+        theirs = await other.subscribe(channel)
+        await asyncio.gather(
+            *(one.set_presence(room, f"socket-{n}", {"seat": 0}) for n in range(50))
+        )
+        assert one.down  # some of the burst found no connection
+        for version in range(1, 6):
+            await one.publish(channel, {"type": "version", "version": version})
+        heard = await asyncio.wait_for(theirs.get(), 10)
+        assert heard == {"type": "version", "version": 5}
+        assert not one.down
+        await one.publish(channel, {"type": "version", "version": 6})  # and on as before
+        assert await asyncio.wait_for(theirs.get(), 5) == {"type": "version", "version": 6}
+    finally:
+        await one.close()
+        await other.close()
