@@ -22,7 +22,7 @@ from app.rooms.keys import room_channel
 from app.rooms.notices import Moved, Notices
 from app.rooms.private_steps import Faces, private_to
 from app.rooms.sealed_moves import sealed_fields
-from app.rooms.tables import Table, Tables, next_table
+from app.rooms.tables import Table, Tables, newer, next_table
 from app.store.group_commit import landed
 from app.store.repository import (
     ClientIdTaken,
@@ -60,11 +60,6 @@ def bot_seed(match_seed: int, seat: int, version: int) -> int:
     both play a bot's turn submit the same action under the same client_id."""
     digest = hashlib.sha256(f"{match_seed}:{seat}:{version}".encode()).digest()
     return int.from_bytes(digest[:8], "big")
-
-
-def newer(table: Table, than: Table) -> bool:
-    """Whether ``table`` is a later version (or a later match) than ``than``."""
-    return (table.match.id, table.version) > (than.match.id, than.version)
 
 
 def owing_after(

@@ -239,6 +239,12 @@ def make_table(
     )
 
 
+def newer(table: Table, than: Table) -> bool:
+    """Whether ``table`` is a later version than ``than`` (or of a later match of the room:
+    its id is higher)."""
+    return (table.match.id, table.version) > (than.match.id, than.version)
+
+
 def next_table(
     table: Table,
     room: RoomRecord,
@@ -589,8 +595,7 @@ class Tables:
     def keep_newer(self, code: str, table: Table) -> None:
         """``table`` is this worker's copy from now on unless it holds a newer version."""
         cached = self._tables.get(code)
-        # (A later match of the room has a higher id.)
-        if cached is None or (table.match.id, table.version) >= (cached.match.id, cached.version):
+        if cached is None or not newer(cached, table):
             self._tables[code] = table
 
     def cached(self, code: str) -> Table | None:
