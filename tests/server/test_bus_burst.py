@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import asyncio
 import random
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 
 import pytest
 
@@ -17,16 +19,26 @@ from app.bus.redis import RedisBus
 pytestmark = pytest.mark.redis
 
 
+@asynccontextmanager
+async def two_buses(redis_url: str) -> AsyncIterator[tuple[RedisBus, RedisBus]]:
+    """Two workers' buses on one Redis, started for the block and closed after it."""
+    one, other = RedisBus(redis_url), RedisBus(redis_url)
+    await one.start()
+    await other.start()
+    try:
+        yield one, other
+    finally:
+        await one.close()
+        await other.close()
+
+
 async def test_a_burst_of_presence_waits_for_connections_and_loses_no_move(
     redis_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(redis_bus, "POOL_SIZE", 6)  # a burst far larger than the pool
-    one, other = RedisBus(redis_url), RedisBus(redis_url)
     room = f"BURST{random.randrange(10**9)}"
     channel = f"room:{room}"
-    await one.start()
-    await other.start()
-    try:
+    async with two_buses(redis_url) as (one, other):
         theirs = await other.subscribe(channel)
         joins = [
             one.set_presence(room, f"socket-{n}", {"seat": n % 4, "name": f"p{n}"})
@@ -40,9 +52,6 @@ async def test_a_burst_of_presence_waits_for_connections_and_loses_no_move(
             heard.append(await asyncio.wait_for(theirs.get(), 5))
         assert [m["version"] for m in heard] == list(range(1, 41))
         assert len(await other.presence(room)) == 300  # every socket's presence landed
-    finally:
-        await one.close()
-        await other.close()
 
 
 async def test_moves_published_while_the_bus_is_down_reach_the_others_after(
@@ -54,12 +63,9 @@ async def test_moves_published_while_the_bus_is_down_reach_the_others_after(
     (they catch up to it from the database)."""
     monkeypatch.setattr(redis_bus, "POOL_SIZE", 2)
     monkeypatch.setattr(redis_bus, "POOL_WAIT", 0.001)
-    one, other = RedisBus(redis_url), RedisBus(redis_url)
     room = f"DOWN{random.randrange(10**9)}"
     channel = f"room:{room}"
-    await one.start()
-    await other.start()
-    try:
+    async with two_buses(redis_url) as (one, other):
         theirs = await other.subscribe(channel)
         await asyncio.gather(
             *(one.set_presence(room, f"socket-{n}", {"seat": 0}) for n in range(50))
@@ -72,6 +78,3 @@ async def test_moves_published_while_the_bus_is_down_reach_the_others_after(
         assert not one.down
         await one.publish(channel, {"type": "version", "version": 6})  # and on as before
         assert await asyncio.wait_for(theirs.get(), 5) == {"type": "version", "version": 6}
-    finally:
-        await one.close()
-        await other.close()
